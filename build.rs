@@ -1,0 +1,3 @@
+fn main() {
+    lalrpop::process_root().expect("the LALRPOP grammar must compile");
+}

@@ -1,0 +1,469 @@
+//! The context: every clause the search can use, linear or unbounded, and
+//! the index that finds candidates for a call without scanning.
+//!
+//! Lolli keeps one context in which the newest assumption is tried first
+//! (and, inside one assumption `D1 , D2`, `D1` before `D2`; inside a module,
+//! clauses in file order).  Here every usable clause is an [`Entry`] with an
+//! id that grows with recency of assumption (the caller pushes the clauses of
+//! one assumption in reverse so the first gets the highest id); candidates
+//! are produced in decreasing id order, so the order is exactly Lolli's.
+//!
+//! Each entry has a *state*: `AVAIL` (usable), `GONE` (a consumed linear
+//! resource, or any entry whose scope has ended) or a restriction token.
+//! Restrictions implement the parts of Lolli's resource management that hide
+//! resources: `{G}` hides every linear resource older than it, and the second
+//! conjunct of `G1 & G2` may only use the resources the first one consumed.
+//! The innermost restriction `(base, token)` says: a linear entry below `base`
+//! is usable only if its state is `token`; entries at or above `base` are
+//! usable when `AVAIL`.  Unbounded entries are never restricted.
+//!
+//! The index keeps, per predicate, buckets of `(entry, alternative)` items:
+//! all items; items whose head is ground, by hash of the whole head; items
+//! whose head is not ground; and for each of the first [`MAX_ARGS`] arguments,
+//! items by hash of that argument when ground, or in a "not ground" bucket.
+//! A call uses the smallest set of buckets that must contain every matching
+//! item.  Buckets are stacks: an item is pushed when its entry is assumed and
+//! popped when its scope ends, both through the trail, so a bucket only holds
+//! entries of scopes still open (consumed resources among them are skipped).
+
+use std::collections::HashMap;
+
+use super::trail::{Trail, Undo};
+use crate::logic::clause::Body;
+use crate::logic::keys::{Keys, MAX_ARGS};
+use crate::term::cell::FastHash;
+use crate::term::{Cell, SymId};
+
+/// State of a usable entry.
+pub const AVAIL: u32 = 0;
+/// State of a consumed or out-of-scope entry.
+pub const GONE: u32 = u32::MAX;
+
+/// Identifies an entry; larger means assumed more recently.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntryId(pub u32);
+
+/// Identifies an index bucket.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BucketId(pub u32);
+
+/// One alternative of one entry, as stored in buckets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// The entry.
+    pub entry: u32,
+    /// Which alternative of its clause.
+    pub alt: u32,
+}
+
+/// The innermost hiding of linear resources (see the module doc).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Restriction {
+    /// Linear entries below this id are restricted.
+    pub base: u32,
+    /// Such an entry is usable only with this state.
+    pub token: u32,
+}
+
+/// Where an entry's clause lives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A compiled template, with its environment (module parameters and
+    /// `LOCAL` names) at `env` in the environment arena.
+    Template {
+        /// Index of the template in the program.
+        tpl: u32,
+        /// Start of its environment cells.
+        env: u32,
+    },
+    /// A heap term assumed during search; its alternatives are `alts .. alts+n`
+    /// in the heap-alternative arena.
+    Heap {
+        /// The clause term as assumed.
+        clause: Cell,
+        /// First alternative.
+        alts: u32,
+        /// Number of alternatives.
+        n: u32,
+    },
+}
+
+/// A clause in the context.
+#[derive(Copy, Clone, Debug)]
+pub struct Entry {
+    /// Whether it is a linear resource (used at most once).
+    pub linear: bool,
+    /// `AVAIL`, `GONE` or a restriction token.
+    pub state: u32,
+    /// The clause.
+    pub source: Source,
+    /// Its index memberships: `memb .. memb+nmemb` in the membership arena.
+    pub memb: u32,
+    /// Number of memberships.
+    pub nmemb: u32,
+    /// The proof node that assumed it (0 for program clauses).
+    pub assumed_by: u32,
+}
+
+/// An alternative of a heap clause.
+#[derive(Copy, Clone, Debug)]
+pub struct HeapAlt {
+    /// Head atom.
+    pub head: Cell,
+    /// Name and arity of the head.
+    pub pred: (SymId, u32),
+    /// Body goals at `body .. body+nbody` in the body arena.
+    pub body: u32,
+    /// Number of body goals.
+    pub nbody: u32,
+}
+
+#[derive(Clone, Debug)]
+struct PredIndex {
+    all: [BucketId; 2],
+    nonground: [BucketId; 2],
+    arg_nonground: [[BucketId; 2]; MAX_ARGS],
+    ground: HashMap<u64, [BucketId; 2], FastHash>,
+    arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
+}
+
+/// A position in the merged candidate streams of one call.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Cursor {
+    /// Up to four (bucket, items still to visit) streams.
+    streams: [(u32, u32); 4],
+    n: u8,
+}
+
+/// The context.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// All entries ever assumed on the current branch, by id.
+    pub entries: Vec<Entry>,
+    /// Alternatives of heap clauses.
+    pub heap_alts: Vec<HeapAlt>,
+    /// Body goals of heap clause alternatives.
+    pub bodies: Vec<Body>,
+    /// Environment cells of template entries.
+    pub envs: Vec<Cell>,
+    /// Bucket memberships of entries.
+    pub memberships: Vec<(BucketId, Item)>,
+    /// Restrictions, innermost last.
+    pub restrictions: Vec<Restriction>,
+    /// The next restriction token.
+    pub next_token: u32,
+    buckets: Vec<Vec<Item>>,
+    preds: HashMap<(SymId, u32), PredIndex, FastHash>,
+}
+
+impl Context {
+    /// An empty context.
+    pub fn new() -> Self {
+        Context {
+            next_token: 1,
+            ..Context::default()
+        }
+    }
+
+    fn new_bucket(&mut self) -> BucketId {
+        self.buckets.push(Vec::new());
+        BucketId(self.buckets.len() as u32 - 1)
+    }
+
+    fn pair(&mut self) -> [BucketId; 2] {
+        [self.new_bucket(), self.new_bucket()]
+    }
+
+    fn pred_index(&mut self, pred: (SymId, u32)) -> &mut PredIndex {
+        if !self.preds.contains_key(&pred) {
+            let all = self.pair();
+            let nonground = self.pair();
+            let mut arg_nonground = [[BucketId(0); 2]; MAX_ARGS];
+            for slot in arg_nonground.iter_mut() {
+                *slot = self.pair();
+            }
+            self.preds.insert(
+                pred,
+                PredIndex {
+                    all,
+                    nonground,
+                    arg_nonground,
+                    ground: HashMap::default(),
+                    arg_ground: HashMap::default(),
+                },
+            );
+        }
+        self.preds.get_mut(&pred).expect("inserted above")
+    }
+
+    /// Whether entry `e` can be used now.
+    #[inline]
+    pub fn usable(&self, e: u32) -> bool {
+        let entry = &self.entries[e as usize];
+        if !entry.linear {
+            return entry.state == AVAIL;
+        }
+        match self.restrictions.last() {
+            Some(r) if e < r.base => entry.state == r.token,
+            _ => entry.state == AVAIL,
+        }
+    }
+
+    /// The state that makes entry `e` usable under the current restrictions.
+    #[inline]
+    pub fn usable_state(&self, e: u32) -> u32 {
+        match self.restrictions.last() {
+            Some(r) if e < r.base => r.token,
+            _ => AVAIL,
+        }
+    }
+
+    /// Set the state of entry `e`, trailed.
+    #[inline]
+    pub fn set_state(&mut self, trail: &mut Trail, e: u32, state: u32) {
+        let old = self.entries[e as usize].state;
+        if old != state {
+            trail.push(Undo::State(EntryId(e), old));
+            self.entries[e as usize].state = state;
+        }
+    }
+
+    /// Push a restriction, trailed; returns its token.
+    pub fn restrict(&mut self, trail: &mut Trail, base: u32) -> u32 {
+        let token = self.next_token;
+        self.next_token = self.next_token.wrapping_add(1).max(1);
+        self.restrictions.push(Restriction { base, token });
+        trail.push(Undo::Restrict);
+        token
+    }
+
+    /// Pop the innermost restriction, trailed.
+    pub fn unrestrict(&mut self, trail: &mut Trail) {
+        if let Some(r) = self.restrictions.pop() {
+            trail.push(Undo::Unrestrict(r));
+        }
+    }
+
+    /// Add an entry (not yet indexed); returns its id.
+    pub fn push_entry(&mut self, linear: bool, source: Source, assumed_by: u32) -> u32 {
+        let id = self.entries.len() as u32;
+        self.entries.push(Entry {
+            linear,
+            state: AVAIL,
+            source,
+            memb: self.memberships.len() as u32,
+            nmemb: 0,
+            assumed_by,
+        });
+        id
+    }
+
+    fn push_item(&mut self, trail: &mut Trail, b: BucketId, item: Item) {
+        self.buckets[b.0 as usize].push(item);
+        self.memberships.push((b, item));
+        trail.push(Undo::Push(b));
+    }
+
+    /// Index alternative `alt` of the newest entry `e` under its head keys.
+    /// Must be called right after `push_entry(e)` for each alternative, in order.
+    pub fn index(&mut self, trail: &mut Trail, e: u32, alt: u32, pred: (SymId, u32), keys: &Keys) {
+        let linear = self.entries[e as usize].linear as usize;
+        let side = 1 - linear; // 0: linear, 1: unbounded
+        let item = Item { entry: e, alt };
+        let mut targets: Vec<BucketId> = Vec::with_capacity(2 + MAX_ARGS);
+        {
+            let nargs = (pred.1 as usize).min(MAX_ARGS);
+            let pi = self.pred_index(pred);
+            targets.push(pi.all[side]);
+            match keys.whole {
+                Some(_) => {}
+                None => targets.push(pi.nonground[side]),
+            }
+            for i in 0..nargs {
+                if keys.args[i].is_none() {
+                    targets.push(pi.arg_nonground[i][side]);
+                }
+            }
+        }
+        if let Some(h) = keys.whole {
+            let b = self.ground_bucket(pred, None, h);
+            targets.push(b[side]);
+        }
+        for i in 0..(pred.1 as usize).min(MAX_ARGS) {
+            if let Some(h) = keys.args[i] {
+                let b = self.ground_bucket(pred, Some(i as u32), h);
+                targets.push(b[side]);
+            }
+        }
+        for b in targets {
+            self.push_item(trail, b, item);
+        }
+        let entry = &mut self.entries[e as usize];
+        entry.nmemb = self.memberships.len() as u32 - entry.memb;
+    }
+
+    fn ground_bucket(&mut self, pred: (SymId, u32), arg: Option<u32>, h: u64) -> [BucketId; 2] {
+        let existing = {
+            let pi = self.pred_index(pred);
+            match arg {
+                None => pi.ground.get(&h).copied(),
+                Some(i) => pi.arg_ground.get(&(i, h)).copied(),
+            }
+        };
+        if let Some(b) = existing {
+            return b;
+        }
+        let b = self.pair();
+        let pi = self.pred_index(pred);
+        match arg {
+            None => pi.ground.insert(h, b),
+            Some(i) => pi.arg_ground.insert((i, h), b),
+        };
+        b
+    }
+
+    /// End the scope of entries `first .. end`: they become `GONE` and leave
+    /// the index (they are the newest items of their buckets).
+    pub fn close_scope(&mut self, trail: &mut Trail, first: u32, end: u32) {
+        for e in (first..end).rev() {
+            self.set_state(trail, e, GONE);
+            let entry = self.entries[e as usize];
+            for m in (entry.memb..entry.memb + entry.nmemb).rev() {
+                let (b, item) = self.memberships[m as usize];
+                let bucket = &mut self.buckets[b.0 as usize];
+                if bucket.last() == Some(&item) {
+                    bucket.pop();
+                    trail.push(Undo::Pop(b, item));
+                }
+            }
+        }
+    }
+
+    /// Undo one index or state change (called by the trail's undo loop).
+    pub fn undo(&mut self, u: Undo) {
+        match u {
+            Undo::State(e, old) => self.entries[e.0 as usize].state = old,
+            Undo::Push(b) => {
+                self.buckets[b.0 as usize].pop();
+            }
+            Undo::Pop(b, item) => self.buckets[b.0 as usize].push(item),
+            Undo::Restrict => {
+                self.restrictions.pop();
+            }
+            Undo::Unrestrict(r) => self.restrictions.push(r),
+            Undo::Bind(_) => {}
+        }
+    }
+
+    /// The candidate streams for a call with predicate `pred` and keys `keys`.
+    pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
+        let mut cur = Cursor::default();
+        let Some(pi) = self.preds.get(&pred) else {
+            return cur;
+        };
+        let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
+        let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
+        let mut best_size = len(pi.all[0]) + len(pi.all[1]);
+        if let Some(h) = keys.whole {
+            let g = pi.ground.get(&h);
+            let size = g.map_or(0, |g| len(g[0]) + len(g[1]))
+                + len(pi.nonground[0])
+                + len(pi.nonground[1]);
+            if size <= best_size {
+                best_size = size;
+                best = [
+                    g.map(|g| g[0]),
+                    g.map(|g| g[1]),
+                    Some(pi.nonground[0]),
+                    Some(pi.nonground[1]),
+                ];
+            }
+        }
+        for (i, key) in keys
+            .args
+            .iter()
+            .enumerate()
+            .take((pred.1 as usize).min(MAX_ARGS))
+        {
+            if let Some(h) = key {
+                let g = pi.arg_ground.get(&(i as u32, *h));
+                let ng = pi.arg_nonground[i];
+                let size = g.map_or(0, |g| len(g[0]) + len(g[1])) + len(ng[0]) + len(ng[1]);
+                if size < best_size {
+                    best_size = size;
+                    best = [g.map(|g| g[0]), g.map(|g| g[1]), Some(ng[0]), Some(ng[1])];
+                }
+            }
+        }
+        for b in best.into_iter().flatten() {
+            let n = len(b);
+            if n > 0 {
+                cur.streams[cur.n as usize] = (b.0, n);
+                cur.n += 1;
+            }
+        }
+        cur
+    }
+
+    /// The next candidate of a cursor, newest first; `None` when exhausted.
+    #[inline]
+    pub fn next(&self, cur: &mut Cursor) -> Option<Item> {
+        let mut best: Option<(usize, Item)> = None;
+        for s in 0..cur.n as usize {
+            let (b, pos) = cur.streams[s];
+            if pos == 0 {
+                continue;
+            }
+            let item = self.buckets[b as usize][pos as usize - 1];
+            if best.is_none_or(|(_, bi)| {
+                item.entry > bi.entry || (item.entry == bi.entry && item.alt < bi.alt)
+            }) {
+                best = Some((s, item));
+            }
+        }
+        let (s, item) = best?;
+        cur.streams[s].1 -= 1;
+        Some(item)
+    }
+
+    /// The next candidate whose entry is usable.
+    #[inline]
+    pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
+        while let Some(item) = self.next(cur) {
+            if self.usable(item.entry) {
+                return Some(item);
+            }
+        }
+        None
+    }
+
+    /// Truncate the arenas (backtracking), after the trail was undone.
+    pub fn truncate(&mut self, lens: &ContextLens) {
+        self.entries.truncate(lens.entries as usize);
+        self.heap_alts.truncate(lens.heap_alts as usize);
+        self.bodies.truncate(lens.bodies as usize);
+        self.envs.truncate(lens.envs as usize);
+        self.memberships.truncate(lens.memberships as usize);
+    }
+
+    /// The current arena lengths.
+    pub fn lens(&self) -> ContextLens {
+        ContextLens {
+            entries: self.entries.len() as u32,
+            heap_alts: self.heap_alts.len() as u32,
+            bodies: self.bodies.len() as u32,
+            envs: self.envs.len() as u32,
+            memberships: self.memberships.len() as u32,
+        }
+    }
+}
+
+/// Arena lengths saved at a choice point.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ContextLens {
+    entries: u32,
+    heap_alts: u32,
+    bodies: u32,
+    envs: u32,
+    memberships: u32,
+}

@@ -1,0 +1,15 @@
+//! The engine: context, store, trail and the search machine.
+//!
+//! [`machine::Machine`] runs Lolli's proof search (see its module doc for the
+//! rules); [`context`] holds the clauses it may use and their index;
+//! [`store`] and [`trail`] hold terms and the record of undoable changes.
+
+pub mod builtins;
+pub mod context;
+pub mod copy;
+pub mod generalize;
+pub mod machine;
+pub mod store;
+pub mod trail;
+
+pub use machine::{BufferHost, Event, Host, Machine, Options, Rule, StdHost};

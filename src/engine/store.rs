@@ -1,0 +1,193 @@
+//! The store: heap, trail and unification with the occurs check.
+//!
+//! Unification is iterative (an explicit stack, never the Rust call stack),
+//! binds the younger of two variables to the older, and refuses a binding
+//! that would make a term contain itself (occurs check) or that would let a
+//! variable capture an eigenvariable made after it (the `forall` scoping
+//! rule of Lolli: "fresh constant that no outer logic variable may capture").
+
+use super::trail::{Trail, Undo};
+use crate::term::{Addr, Cell, Heap};
+
+/// Heap, trail and the boundary for conditional trailing.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    /// All terms built by the search.
+    pub heap: Heap,
+    /// Every undoable change.
+    pub trail: Trail,
+    /// Heap length at the newest choice point: variables below it are trailed when bound.
+    pub hb: u32,
+    /// Scratch stack for unification (kept to avoid allocating per call).
+    pairs: Vec<(Cell, Cell)>,
+    /// Scratch stack for the occurs check.
+    scan: Vec<Cell>,
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Self {
+        Store::default()
+    }
+
+    /// Dereference a cell.
+    #[inline]
+    pub fn deref(&self, c: Cell) -> Cell {
+        self.heap.deref(c)
+    }
+
+    /// Bind the unbound variable at `a` to `value`, trailing if needed.
+    #[inline]
+    pub fn bind(&mut self, a: Addr, value: Cell) {
+        self.heap.set(a, value);
+        if a.0 < self.hb {
+            self.trail.push(Undo::Bind(a));
+        }
+    }
+
+    /// Whether binding the variable at `v` to `t` keeps terms finite and
+    /// respects eigenvariable scope.
+    pub fn can_bind(&mut self, v: Addr, t: Cell) -> bool {
+        match t {
+            Cell::Eigen(e) => return self.eigen_ok(v, e),
+            Cell::Struct(_) => {}
+            _ => return true,
+        }
+        let mut scan = std::mem::take(&mut self.scan);
+        scan.clear();
+        scan.push(t);
+        let mut ok = true;
+        while let Some(c) = scan.pop() {
+            match self.heap.deref(c) {
+                Cell::Ref(a) if a == v => {
+                    ok = false;
+                    break;
+                }
+                Cell::Eigen(e) if !self.eigen_ok(v, e) => {
+                    ok = false;
+                    break;
+                }
+                Cell::Struct(a) => {
+                    if let Cell::Functor(_, n) = self.heap.get(a) {
+                        for i in 0..n {
+                            scan.push(self.heap.arg(a, i));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.scan = scan;
+        ok
+    }
+
+    #[inline]
+    fn eigen_ok(&self, v: Addr, e: u32) -> bool {
+        match self.heap.eigens.get(e as usize) {
+            Some(info) => v >= info.birth,
+            None => true,
+        }
+    }
+
+    /// Unify two heap terms.  On failure, bindings already made stay on the
+    /// trail (the caller backtracks).
+    pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        pairs.push((a, b));
+        let mut ok = true;
+        while let Some((a, b)) = pairs.pop() {
+            let a = self.heap.deref(a);
+            let b = self.heap.deref(b);
+            if a == b {
+                continue;
+            }
+            match (a, b) {
+                (Cell::Ref(x), Cell::Ref(y)) => {
+                    if x < y {
+                        self.bind(y, a);
+                    } else {
+                        self.bind(x, b);
+                    }
+                }
+                (Cell::Ref(x), t) | (t, Cell::Ref(x)) => {
+                    if !self.can_bind(x, t) {
+                        ok = false;
+                        break;
+                    }
+                    self.bind(x, t);
+                }
+                (Cell::Struct(x), Cell::Struct(y)) => {
+                    let fx = self.heap.get(x);
+                    if fx != self.heap.get(y) {
+                        ok = false;
+                        break;
+                    }
+                    if let Cell::Functor(_, n) = fx {
+                        for i in (0..n).rev() {
+                            pairs.push((self.heap.arg(x, i), self.heap.arg(y, i)));
+                        }
+                    }
+                }
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        self.pairs = pairs;
+        ok
+    }
+
+    /// Undo the trail back to `mark`.  Only bindings are handled here; the
+    /// caller passes the other kinds of change to `other`.
+    pub fn undo_to(&mut self, mark: usize, mut other: impl FnMut(Undo)) {
+        while self.trail.entries.len() > mark {
+            let Some(u) = self.trail.entries.pop() else {
+                break;
+            };
+            match u {
+                Undo::Bind(a) => self.heap.set(a, Cell::Ref(a)),
+                other_change => other(other_change),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{sym, Symbols};
+
+    #[test]
+    fn occurs_check_refuses_cyclic_terms() {
+        let mut s = Store::new();
+        let mut syms = Symbols::new();
+        let f = syms.intern("f");
+        let x = s.heap.new_var();
+        let fx = s.heap.new_struct(f, &[x]);
+        assert!(!s.unify(x, fx));
+    }
+
+    #[test]
+    fn unify_binds_and_undo_resets() {
+        let mut s = Store::new();
+        let x = s.heap.new_var();
+        s.hb = s.heap.len() as u32;
+        let mark = s.trail.mark();
+        assert!(s.unify(x, Cell::Atom(sym::NIL)));
+        assert_eq!(s.deref(x), Cell::Atom(sym::NIL));
+        s.undo_to(mark, |_| {});
+        assert_eq!(s.deref(x), x);
+    }
+
+    #[test]
+    fn eigenvariable_cannot_escape_to_older_variable() {
+        let mut s = Store::new();
+        let x = s.heap.new_var();
+        let e = s.heap.new_eigen(sym::NIL);
+        assert!(!s.unify(x, e));
+        let y = s.heap.new_var();
+        assert!(s.unify(y, e));
+    }
+}

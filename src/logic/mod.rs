@@ -1,0 +1,11 @@
+//! Formulas: clause normal forms, clause templates, index keys and modules.
+//!
+//! This stage turns syntax trees into what the engine runs: program clauses
+//! become [`template::Template`]s (compiled once), a program file becomes a
+//! [`module::Module`], and [`clause`] classifies terms into clauses (for both
+//! templates and formulas assumed during search).
+
+pub mod clause;
+pub mod keys;
+pub mod module;
+pub mod template;

@@ -1,0 +1,215 @@
+//! Modules: a program file compiled into templates, and the module search.
+//!
+//! A file holds `MODULE name P1 ... Pn.` (optional), `LOCAL` and `MEMO`
+//! declarations, clauses and `LINEAR` clauses.  Compiling it gives a
+//! [`Module`]: its parameters and local names (which become each clause
+//! template's environment slots, in that order) and its clauses in file order.
+//! A module is compiled once and instantiated at each `M --o G` (the engine
+//! binds the parameters to M's arguments and the local names to fresh
+//! constants).
+//!
+//! A module `name` lives in `name.lolli` (or `name.ll`, Lolli 0.94's
+//! extension) in one of the search directories, tried in order.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::template::{Compiler, Template};
+use crate::builtins::{is_connective, Builtin};
+use crate::source::FileId;
+use crate::syntax::ast::{Item, Span};
+use crate::term::{SymId, Symbols};
+
+/// One clause of a module.
+#[derive(Clone, Debug)]
+pub struct ModuleClause {
+    /// The compiled clause.
+    pub template: Rc<Template>,
+    /// Whether it was declared `LINEAR`.
+    pub linear: bool,
+}
+
+/// A compiled module.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The module name (from `MODULE`, else the file stem).
+    pub name: String,
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// `LOCAL` names.
+    pub locals: Vec<String>,
+    /// Predicates declared `MEMO`.
+    pub memo: Vec<String>,
+    /// Clauses in file order.
+    pub clauses: Vec<ModuleClause>,
+    /// The source it came from.
+    pub file: FileId,
+}
+
+impl Module {
+    /// Number of environment slots of its templates.
+    pub fn env_len(&self) -> usize {
+        self.params.len() + self.locals.len()
+    }
+}
+
+/// A problem found while compiling a module: data for a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleError {
+    /// Where.
+    pub span: Span,
+    /// What, in words.
+    pub message: String,
+}
+
+/// Compile the items of one file.  `expected_name` is the name the module was
+/// looked up by (a `MODULE` declaration must agree with it).
+pub fn compile_module(
+    items: &[Item],
+    file: FileId,
+    default_name: &str,
+    expected_name: Option<&str>,
+    symbols: &mut Symbols,
+    binder_names: &mut Vec<SymId>,
+) -> (Module, Vec<ModuleError>) {
+    let mut errors = Vec::new();
+    let mut name = default_name.to_string();
+    let mut params = Vec::new();
+    let mut locals: Vec<String> = Vec::new();
+    let mut memo = Vec::new();
+    for item in items {
+        match item {
+            Item::Module {
+                name: n,
+                name_span,
+                params: ps,
+                ..
+            } => {
+                if let Some(expected) = expected_name {
+                    if n != expected {
+                        errors.push(ModuleError {
+                            span: name_span.clone(),
+                            message: format!(
+                                "this file declares module `{n}`, but it was loaded as module `{expected}`; \
+                                 rename the file to `{n}.lolli` or the declaration to `MODULE {expected}`"
+                            ),
+                        });
+                    }
+                }
+                name = n.clone();
+                params = ps.iter().map(|(p, _)| p.clone()).collect();
+            }
+            Item::Local(names, _) => {
+                for (n, _) in names {
+                    if !locals.contains(n) {
+                        locals.push(n.clone());
+                    }
+                }
+            }
+            Item::Memo(names, _) => memo.extend(names.iter().map(|(n, _)| n.clone())),
+            _ => {}
+        }
+    }
+    let local_slots: HashMap<String, u32> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), (params.len() + i) as u32))
+        .collect();
+    let mut clauses = Vec::new();
+    for item in items {
+        let (term, linear) = match item {
+            Item::Clause(t) => (t, false),
+            Item::Linear(t, _) => (t, true),
+            _ => continue,
+        };
+        let compiler = Compiler::new(symbols, binder_names, &params, &local_slots);
+        match compiler.clause(term) {
+            Ok(mut t) => {
+                t.origin = Some((file, term.span.clone()));
+                let mut bad = false;
+                for (alt, (pred, _)) in t.alts.iter().zip(&t.keys) {
+                    let pname = symbols.name(pred.0).to_string();
+                    if Builtin::lookup(&pname, pred.1).is_some() || is_connective(&pname, pred.1) {
+                        bad = true;
+                        let _ = alt;
+                        errors.push(ModuleError {
+                            span: term.span.clone(),
+                            message: format!(
+                                "`{pname}` with {} argument{} is built in and cannot be defined by a clause",
+                                pred.1,
+                                if pred.1 == 1 { "" } else { "s" }
+                            ),
+                        });
+                    }
+                }
+                if !bad {
+                    clauses.push(ModuleClause {
+                        template: Rc::new(t),
+                        linear,
+                    });
+                }
+            }
+            Err(e) => errors.push(ModuleError {
+                span: e.span,
+                message: e.message,
+            }),
+        }
+    }
+    (
+        Module {
+            name,
+            params,
+            locals,
+            memo,
+            clauses,
+            file,
+        },
+        errors,
+    )
+}
+
+/// Find the file of module `name` in `dirs`; returns the path, or every path tried.
+pub fn find_module(name: &str, dirs: &[PathBuf]) -> Result<PathBuf, Vec<PathBuf>> {
+    let mut tried = Vec::new();
+    for dir in dirs {
+        for ext in ["lolli", "ll"] {
+            let p = dir.join(format!("{name}.{ext}"));
+            if p.is_file() {
+                return Ok(p);
+            }
+            tried.push(p);
+        }
+    }
+    Err(tried)
+}
+
+/// Module names available in `dirs` (for suggestions and completion).
+pub fn available_modules(dirs: &[PathBuf]) -> Vec<String> {
+    let mut names = Vec::new();
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if matches!(p.extension().and_then(|x| x.to_str()), Some("lolli" | "ll")) {
+                if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
+                    if !names.iter().any(|n| n == stem) {
+                        names.push(stem.to_string());
+                    }
+                }
+            }
+        }
+    }
+    names.sort();
+    names
+}
+
+/// The module name a file path implies (its stem).
+pub fn module_name_of(path: &Path) -> String {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("main")
+        .to_string()
+}

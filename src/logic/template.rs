@@ -1,0 +1,314 @@
+//! Clause templates: program clauses compiled once from the syntax tree.
+//!
+//! A template is a flat array of cells laid out in preorder: a compound
+//! term's functor cell and argument cells come first, then the blocks of its
+//! compound arguments, so every compound subterm occupies one contiguous
+//! range.  `Ref(i)` cells are the template's variable slots.  Using a clause
+//! copies the needed blocks to the heap with fresh variables for unset slots
+//! ([`crate::engine`] does that), so a template is never modified after it is
+//! built.
+//!
+//! Slots `0 .. env_len` are the clause's *environment*: module parameters and
+//! `LOCAL` names, bound once when the module is loaded; the other slots are
+//! the clause's own variables, universally quantified (fresh at every use).
+//! A `forall x \ R` in clause position becomes one more such slot; in goal
+//! position it stays a `forall(Bound(id), body)` term whose body refers to
+//! `x` as `Bound(id)`; the binder's name is kept in a table indexed by id.
+
+use std::collections::HashMap;
+
+use super::clause::{clause_alts, Alt, ClauseError};
+use super::keys::{keys_of, Keys};
+use crate::source::FileId;
+use crate::syntax::ast::{Quant, Span, Term, TermKind};
+use crate::term::{sym, Addr, Cell, SymId, Symbols};
+
+/// A compiled clause (or goal) template.
+#[derive(Clone, Debug)]
+pub struct Template {
+    /// The cells (see the module doc for the layout).
+    pub cells: Vec<Cell>,
+    /// The whole clause term.
+    pub root: Cell,
+    /// Number of variable slots.
+    pub nslots: u32,
+    /// Number of leading slots bound by the module environment.
+    pub env_len: u32,
+    /// The source name of each slot (for printing clause instances).
+    pub slot_names: Vec<String>,
+    /// The clause alternatives (empty for goal templates).
+    pub alts: Vec<Alt>,
+    /// The index keys of each alternative's head.
+    pub keys: Vec<((SymId, u32), Keys)>,
+    /// Where the clause was written, if it came from a source text.
+    pub origin: Option<(FileId, Span)>,
+}
+
+impl Template {
+    /// The end (exclusive) of the contiguous block of the compound term at `a`.
+    pub fn block_end(&self, a: Addr) -> usize {
+        let mut a = a.ix();
+        loop {
+            let n = match self.cells[a] {
+                Cell::Functor(_, n) => n as usize,
+                _ => return a + 1,
+            };
+            let mut last = None;
+            for i in 0..n {
+                if let Cell::Struct(b) = self.cells[a + 1 + i] {
+                    if b.ix() > a {
+                        last = Some(b.ix());
+                    }
+                }
+            }
+            match last {
+                Some(b) => a = b,
+                None => return a + 1 + n,
+            }
+        }
+    }
+}
+
+/// A name that cannot be compiled: data for a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// Where.
+    pub span: Span,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// Compiles syntax trees into templates.
+pub struct Compiler<'a> {
+    symbols: &'a mut Symbols,
+    /// The name of every binder compiled so far; a binder's id is its index.
+    binder_names: &'a mut Vec<SymId>,
+    cells: Vec<Cell>,
+    /// Named variables of the clause → slot.
+    vars: HashMap<String, u32>,
+    slot_names: Vec<String>,
+    /// Names that stand for environment slots (module `LOCAL` names).
+    locals: &'a HashMap<String, u32>,
+    /// Binder scope: innermost last.
+    bound: Vec<(String, Cell)>,
+}
+
+impl<'a> Compiler<'a> {
+    /// A compiler for one clause; `params` are the module parameter names
+    /// (slots `0..`), `locals` map `LOCAL` names to the slots after them.
+    pub fn new(
+        symbols: &'a mut Symbols,
+        binder_names: &'a mut Vec<SymId>,
+        params: &[String],
+        locals: &'a HashMap<String, u32>,
+    ) -> Self {
+        let mut vars = HashMap::new();
+        let mut slot_names = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            vars.insert(p.clone(), i as u32);
+            slot_names.push(p.clone());
+        }
+        let mut names: Vec<(&String, &u32)> = locals.iter().collect();
+        names.sort_by_key(|(_, s)| **s);
+        for (n, _) in names {
+            slot_names.push(n.clone());
+        }
+        Compiler {
+            symbols,
+            binder_names,
+            cells: Vec::new(),
+            vars,
+            slot_names,
+            locals,
+            bound: Vec::new(),
+        }
+    }
+
+    /// Compile a program clause (clause-level `forall` becomes a slot).
+    pub fn clause(mut self, t: &Term) -> Result<Template, CompileError> {
+        let env_len = self.slot_names.len() as u32;
+        let root = self.clause_term(t)?;
+        let mut alts = Vec::new();
+        let cells = std::mem::take(&mut self.cells);
+        clause_alts(&cells, &|c| c, root, &mut alts).map_err(|e| CompileError {
+            span: t.span.clone(),
+            message: match e {
+                ClauseError::Unbound => "a variable cannot be a clause or the head of a clause".into(),
+                ClauseError::NotAClause(_) => "this is not a clause: a clause is an atom, `H :- G`, `R & R` or `forall x \\ R`".into(),
+                ClauseError::HasBinder => "a quantifier in this position is not supported".into(),
+            },
+        })?;
+        let mut scratch = Vec::new();
+        let keys = alts
+            .iter()
+            .map(|a| keys_of(&cells, |c| c, a.head, &mut scratch))
+            .collect();
+        Ok(Template {
+            cells,
+            root,
+            nslots: self.slot_names.len() as u32,
+            env_len,
+            slot_names: self.slot_names,
+            alts,
+            keys,
+            origin: None,
+        })
+    }
+
+    /// Compile a goal or term (binders stay binder terms).
+    pub fn goal(mut self, t: &Term) -> Result<Template, CompileError> {
+        let env_len = self.slot_names.len() as u32;
+        let root = self.term(t)?;
+        Ok(Template {
+            cells: self.cells,
+            root,
+            nslots: self.slot_names.len() as u32,
+            env_len,
+            slot_names: self.slot_names,
+            alts: Vec::new(),
+            keys: Vec::new(),
+            origin: None,
+        })
+    }
+
+    fn new_slot(&mut self, name: &str) -> u32 {
+        let s = self.slot_names.len() as u32;
+        self.slot_names.push(name.to_string());
+        s
+    }
+
+    /// Compile in clause position: `forall x \ R` binds x to a fresh slot.
+    fn clause_term(&mut self, t: &Term) -> Result<Cell, CompileError> {
+        match &t.kind {
+            TermKind::Binder(Quant::Forall, x, _, body) => {
+                let s = self.new_slot(x);
+                self.bound.push((x.clone(), Cell::Ref(Addr(s))));
+                let r = self.clause_term(body);
+                self.bound.pop();
+                r
+            }
+            TermKind::App(head, args) if args.len() == 2 => {
+                let op = match &head.kind {
+                    TermKind::Name(n) => n.as_str(),
+                    _ => return self.term(t),
+                };
+                // Which operands are clauses (the rest are goals).
+                let (c0, c1) = match op {
+                    "&" => (true, true),
+                    ":-" | "<=" => (true, false),
+                    "-o" | "=>" => (false, true),
+                    _ => return self.term(t),
+                };
+                let f = self.symbols.intern(op);
+                let a = self.reserve(f, 2);
+                let x = if c0 {
+                    self.clause_term(&args[0])?
+                } else {
+                    self.term(&args[0])?
+                };
+                self.cells[a + 1] = x;
+                let y = if c1 {
+                    self.clause_term(&args[1])?
+                } else {
+                    self.term(&args[1])?
+                };
+                self.cells[a + 2] = y;
+                Ok(Cell::Struct(Addr(a as u32)))
+            }
+            _ => self.term(t),
+        }
+    }
+
+    fn reserve(&mut self, f: SymId, n: u32) -> usize {
+        let a = self.cells.len();
+        self.cells.push(Cell::Functor(f, n));
+        for _ in 0..n {
+            self.cells.push(Cell::Atom(sym::NIL));
+        }
+        a
+    }
+
+    fn name_cell(&mut self, n: &str) -> Cell {
+        if let Some((_, c)) = self.bound.iter().rev().find(|(b, _)| b == n) {
+            return *c;
+        }
+        if let Some(&s) = self.locals.get(n) {
+            return Cell::Ref(Addr(s));
+        }
+        Cell::Atom(self.symbols.intern(n))
+    }
+
+    /// Compile in term (goal) position.
+    fn term(&mut self, t: &Term) -> Result<Cell, CompileError> {
+        Ok(match &t.kind {
+            TermKind::Var(v) => {
+                if let Some((_, c)) = self.bound.iter().rev().find(|(b, _)| b == v) {
+                    *c
+                } else if let Some(&s) = self.vars.get(v) {
+                    Cell::Ref(Addr(s))
+                } else {
+                    let s = self.new_slot(v);
+                    self.vars.insert(v.clone(), s);
+                    Cell::Ref(Addr(s))
+                }
+            }
+            TermKind::Wildcard => {
+                let s = self.new_slot("_");
+                Cell::Ref(Addr(s))
+            }
+            TermKind::Name(n) => self.name_cell(n),
+            TermKind::Int(i) => Cell::Int(*i),
+            TermKind::Str(s) => Cell::Str(self.symbols.intern_str(s)),
+            TermKind::App(head, args) => {
+                let (f, extra) = match &head.kind {
+                    TermKind::Name(n) => {
+                        let c = self.name_cell(n);
+                        match c {
+                            Cell::Atom(f) => (f, None),
+                            other => (sym::APPLY, Some(other)),
+                        }
+                    }
+                    TermKind::Var(_) | TermKind::Wildcard => {
+                        let h = self.term(head)?;
+                        (sym::APPLY, Some(h))
+                    }
+                    _ => {
+                        return Err(CompileError {
+                            span: head.span.clone(),
+                            message: "only a name or a variable can be applied to arguments".into(),
+                        })
+                    }
+                };
+                let n = args.len() as u32 + extra.is_some() as u32;
+                let a = self.reserve(f, n);
+                let mut i = a + 1;
+                if let Some(h) = extra {
+                    self.cells[i] = h;
+                    i += 1;
+                }
+                for arg in args {
+                    let c = self.term(arg)?;
+                    self.cells[i] = c;
+                    i += 1;
+                }
+                Cell::Struct(Addr(a as u32))
+            }
+            TermKind::Binder(q, x, _, body) => {
+                let f = match q {
+                    Quant::Forall => sym::FORALL,
+                    Quant::Exists => sym::EXISTS,
+                };
+                let name = self.symbols.intern(x);
+                let id = self.binder_names.len() as u32;
+                self.binder_names.push(name);
+                let a = self.reserve(f, 2);
+                self.cells[a + 1] = Cell::Bound(id);
+                self.bound.push((x.clone(), Cell::Bound(id)));
+                let b = self.term(body);
+                self.bound.pop();
+                self.cells[a + 2] = b?;
+                Cell::Struct(Addr(a as u32))
+            }
+        })
+    }
+}

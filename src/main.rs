@@ -1,0 +1,5 @@
+//! The `lolli` binary: hands over to [`lolli::cli`].
+
+fn main() {
+    std::process::exit(lolli::cli::main());
+}

@@ -1,0 +1,337 @@
+//! Printing terms: as few parentheses as the grammar needs, `::` lists infix,
+//! names quoted only when they must be, and stable variable names.
+//!
+//! Unbound variables print as `_1`, `_2`, ... in order of first appearance
+//! within one [`Printer`] (one answer shares a printer, so equal variables
+//! print equally); a printer can also be given names for variables (the
+//! query's own names).  Lists are printed with a loop, not recursion, so long
+//! lists print at any length.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::engine::Machine;
+use crate::term::{sym, Addr, Cell, SymId};
+
+/// Precedence of a term when printed (higher binds tighter).
+const ATOMIC: u8 = 13;
+const APP: u8 = 12;
+
+/// Operator table: name, precedence, associativity (`l`, `r`).
+fn infix(name: &str) -> Option<(u8, char)> {
+    Some(match name {
+        ":-" | "<=" | "-->" => (1, 'l'),
+        ";" => (2, 'r'),
+        "&" => (3, 'r'),
+        "," => (4, 'l'),
+        "=>" | "-o" => (5, 'r'),
+        "--o" => (6, 'r'),
+        "=" | "=:=" | "=\\=" | "=<" | ">=" | "<" | ">" | "is" => (8, 'l'),
+        "+" | "-" => (9, 'l'),
+        "*" | "/" => (10, 'l'),
+        "::" => (11, 'r'),
+        _ => return None,
+    })
+}
+
+const KEYWORDS: &[&str] = &[
+    "forall", "exists", "is", "MODULE", "LINEAR", "LOCAL", "MEMO",
+];
+
+/// Whether a name can be written without quotes.
+pub fn plain_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_lowercase() => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !KEYWORDS.contains(&s)
+}
+
+/// Write a name, quoted if needed.
+pub fn quote_name(s: &str) -> String {
+    if plain_name(s) {
+        s.to_string()
+    } else {
+        let mut out = String::from("'");
+        for c in s.chars() {
+            match c {
+                '\'' => out.push_str("\\'"),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                c => out.push(c),
+            }
+        }
+        out.push('\'');
+        out
+    }
+}
+
+fn quote_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Prints terms of one machine.
+pub struct Printer<'m> {
+    m: &'m Machine,
+    names: RefCell<HashMap<Addr, String>>,
+    next: RefCell<u32>,
+    quote: bool,
+}
+
+impl<'m> Printer<'m> {
+    /// A printer with no variable names yet.
+    pub fn new(m: &'m Machine) -> Self {
+        Printer {
+            m,
+            names: RefCell::new(HashMap::new()),
+            next: RefCell::new(1),
+            quote: true,
+        }
+    }
+
+    /// Give the unbound variable `v` a name.
+    pub fn name_var(&self, v: Cell, name: &str) {
+        if let Cell::Ref(a) = self.m.store.deref(v) {
+            self.names
+                .borrow_mut()
+                .entry(a)
+                .or_insert_with(|| name.to_string());
+        }
+    }
+
+    /// Whether `c` dereferences to an unbound variable.
+    pub fn is_unbound(&self, c: Cell) -> bool {
+        matches!(self.m.store.deref(c), Cell::Ref(_))
+    }
+
+    /// The printed form of a term.
+    pub fn term(&self, c: Cell) -> String {
+        let mut out = String::new();
+        self.write(&mut out, c, 0);
+        out
+    }
+
+    /// The printed form with names and strings unquoted (`write_sans`).
+    pub fn term_unquoted(&self, c: Cell) -> String {
+        let p = Printer {
+            m: self.m,
+            names: RefCell::new(self.names.borrow().clone()),
+            next: RefCell::new(*self.next.borrow()),
+            quote: false,
+        };
+        p.term(c)
+    }
+
+    /// Prefix form with every parenthesis (`write_raw`).
+    pub fn raw(&self, c: Cell) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<Result<Cell, &'static str>> = vec![Ok(c)];
+        while let Some(item) = stack.pop() {
+            match item {
+                Err(s) => out.push_str(s),
+                Ok(c) => {
+                    let c = self.m.store.deref(c);
+                    match self.m.store.heap.functor(c) {
+                        Some((f, n, a)) if n > 0 => {
+                            out.push('(');
+                            out.push_str(&quote_name(self.m.symbols.name(f)));
+                            stack.push(Err(")"));
+                            for i in (0..n).rev() {
+                                stack.push(Ok(self.m.store.heap.get(Addr(a.0 + i))));
+                                stack.push(Err(" "));
+                            }
+                        }
+                        _ => self.write(&mut out, c, ATOMIC),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn var_name(&self, a: Addr) -> String {
+        if let Some(n) = self.names.borrow().get(&a) {
+            return n.clone();
+        }
+        let mut next = self.next.borrow_mut();
+        let n = format!("_{}", *next);
+        *next += 1;
+        self.names.borrow_mut().insert(a, n.clone());
+        n
+    }
+
+    fn name(&self, s: SymId) -> String {
+        let text = self.m.symbols.name(s);
+        if self.quote {
+            quote_name(text)
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn write(&self, out: &mut String, c: Cell, prec: u8) {
+        let m = self.m;
+        let c = m.store.deref(c);
+        match c {
+            Cell::Ref(a) => out.push_str(&self.var_name(a)),
+            Cell::Atom(s) => out.push_str(&self.name(s)),
+            Cell::Int(i) => {
+                if i < 0 && prec >= APP {
+                    out.push_str(&format!("({i})"));
+                } else {
+                    out.push_str(&i.to_string());
+                }
+            }
+            Cell::Str(s) => {
+                let text = m.symbols.string(s);
+                if self.quote {
+                    out.push_str(&quote_string(text));
+                } else {
+                    out.push_str(text);
+                }
+            }
+            Cell::Eigen(e) => {
+                let info = m.store.heap.eigens.get(e as usize);
+                let name = info.map_or("c", |i| m.symbols.name(i.name));
+                out.push_str(&format!("{name}_{e}"));
+            }
+            Cell::Bound(id) => {
+                let name = m
+                    .binder_names
+                    .get(id as usize)
+                    .map_or("x".to_string(), |s| m.symbols.name(*s).to_string());
+                out.push_str(&name);
+            }
+            Cell::Functor(f, _) => out.push_str(&self.name(f)),
+            Cell::Struct(a) => self.write_struct(out, a, prec),
+        }
+    }
+
+    fn write_struct(&self, out: &mut String, a: Addr, prec: u8) {
+        let m = self.m;
+        let Cell::Functor(f, n) = m.store.heap.get(a) else {
+            out.push('?');
+            return;
+        };
+        let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
+        let fname = m.symbols.name(f);
+        if f == sym::CONS && n == 2 {
+            // Lists: iterate along the tail.
+            let open = prec > 11;
+            if open {
+                out.push('(');
+            }
+            let mut cur = Cell::Struct(a);
+            loop {
+                match m.store.heap.functor(m.store.deref(cur)) {
+                    Some((g, 2, b)) if g == sym::CONS => {
+                        self.write(out, m.store.heap.get(b), 12);
+                        out.push_str(" :: ");
+                        cur = m.store.heap.get(Addr(b.0 + 1));
+                    }
+                    _ => {
+                        self.write(out, cur, 11);
+                        break;
+                    }
+                }
+            }
+            if open {
+                out.push(')');
+            }
+            return;
+        }
+        if f == sym::BANG && n == 1 {
+            out.push('{');
+            self.write(out, arg(0), 0);
+            out.push('}');
+            return;
+        }
+        if (f == sym::FORALL || f == sym::EXISTS) && n == 2 {
+            if let Cell::Bound(_) = m.store.deref(arg(0)) {
+                let open = prec > 0;
+                if open {
+                    out.push('(');
+                }
+                out.push_str(fname);
+                out.push(' ');
+                self.write(out, arg(0), ATOMIC);
+                out.push_str(" \\ ");
+                self.write(out, arg(1), 0);
+                if open {
+                    out.push(')');
+                }
+                return;
+            }
+        }
+        if f == sym::GUARD && n == 3 {
+            let open = prec > 7;
+            if open {
+                out.push('(');
+            }
+            self.write(out, arg(0), 8);
+            out.push_str(" -> ");
+            self.write(out, arg(1), 8);
+            out.push_str(" | ");
+            self.write(out, arg(2), 7);
+            if open {
+                out.push(')');
+            }
+            return;
+        }
+        if n == 2 {
+            if let Some((p, assoc)) = infix(fname) {
+                let open = prec > p;
+                if open {
+                    out.push('(');
+                }
+                let (lp, rp) = if assoc == 'l' { (p, p + 1) } else { (p + 1, p) };
+                self.write(out, arg(0), lp);
+                if fname == "," {
+                    out.push_str(", ");
+                } else {
+                    out.push(' ');
+                    out.push_str(fname);
+                    out.push(' ');
+                }
+                self.write(out, arg(1), rp);
+                if open {
+                    out.push(')');
+                }
+                return;
+            }
+        }
+        let open = prec > APP;
+        if open {
+            out.push('(');
+        }
+        if f == sym::APPLY && n >= 1 {
+            self.write(out, arg(0), ATOMIC);
+            for i in 1..n {
+                out.push(' ');
+                self.write(out, arg(i), ATOMIC);
+            }
+        } else {
+            out.push_str(&self.name(f));
+            for i in 0..n {
+                out.push(' ');
+                self.write(out, arg(i), ATOMIC);
+            }
+        }
+        if open {
+            out.push(')');
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! The syntax front end: source text in, `ast` items and terms out.
+//!
+//! Pipeline: `lexer` turns text into spanned `token`s; the LALRPOP grammar
+//! (`grammar.lalrpop`) parses one item or one goal; this module splits a
+//! program into items at each clause-ending `.`, so that one bad clause
+//! costs one error and the other clauses are still parsed, and it turns
+//! LALRPOP's errors into `SyntaxError`s worded for a learner.
+//!
+//! Invariants: nothing here panics on any input; every error carries a span
+//! into the text that was given; at most one error is reported per item.
+
+pub mod ast;
+pub mod lexer;
+pub mod token;
+mod tree;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused)]
+    grammar,
+    "/syntax/grammar.rs"
+);
+
+pub use ast::*;
+
+use lalrpop_util::ParseError;
+use lexer::{LexError, Lexer};
+use token::Token;
+
+/// A syntax error: data, rendered elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// The text the error is about (empty at the end of input).
+    pub span: Span,
+    /// What is wrong, in words a learner understands.
+    pub message: String,
+    /// What would have been accepted there, as a short worded list.
+    pub expected: Option<String>,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)?;
+        if let Some(e) = &self.expected {
+            write!(f, " (expected {e})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+impl From<LexError> for SyntaxError {
+    fn from(e: LexError) -> Self {
+        SyntaxError {
+            span: e.span,
+            message: e.message,
+            expected: None,
+        }
+    }
+}
+
+type Spanned = (usize, Token, usize);
+
+/// Parses a program file: every item that parses, and every error (at most
+/// one per bad item; a lexical error counts for its item).
+pub fn parse_program(src: &str) -> (Vec<Item>, Vec<SyntaxError>) {
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    let parser = grammar::ItemParser::new();
+
+    let mut chunk: Vec<Spanned> = Vec::new();
+    let mut chunk_error: Option<LexError> = None;
+    let mut lexer = Lexer::new(src);
+    loop {
+        let next = lexer.next();
+        let at_end = next.is_none();
+        let mut finished = at_end;
+        match next {
+            None => {}
+            Some(Err(e)) => {
+                chunk_error.get_or_insert(e);
+            }
+            Some(Ok(tok)) => {
+                finished = tok.1 == Token::End;
+                chunk.push(tok);
+            }
+        }
+        if finished {
+            if let Some(e) = chunk_error.take() {
+                errors.push(e.into());
+            } else if !chunk.is_empty() {
+                match parse_item(&parser, &chunk) {
+                    Ok(item) => items.push(item),
+                    Err(e) => errors.push(e),
+                }
+            }
+            chunk.clear();
+        }
+        if at_end {
+            break;
+        }
+    }
+    (items, errors)
+}
+
+fn parse_item(parser: &grammar::ItemParser, chunk: &[Spanned]) -> Result<Item, SyntaxError> {
+    if let [(l, Token::End, r)] = chunk {
+        return Err(SyntaxError {
+            span: *l..*r,
+            message: "unexpected `.`: there is no clause before it".to_string(),
+            expected: Some("a clause".to_string()),
+        });
+    }
+    parser
+        .parse(chunk.iter().cloned().map(Ok))
+        .map_err(|e| translate(e, chunk, Context::Item))
+}
+
+/// Parses one formula (a goal typed at the prompt); the final `.` is optional,
+/// and nothing may follow it.
+pub fn parse_goal(src: &str) -> Result<Term, SyntaxError> {
+    let (tokens, errors) = lexer::tokenize(src);
+    if let Some(e) = errors.into_iter().next() {
+        return Err(e.into());
+    }
+    if tokens.is_empty() {
+        return Err(SyntaxError {
+            span: src.len()..src.len(),
+            message: "there is nothing to read: expected a term".to_string(),
+            expected: Some("a term".to_string()),
+        });
+    }
+    grammar::GoalParser::new()
+        .parse(tokens.iter().cloned().map(Ok))
+        .map_err(|e| translate(e, &tokens, Context::Goal))
+}
+
+/// Parses one term (used by `read`): the same as [`parse_goal`].
+pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
+    parse_goal(src)
+}
+
+/// For a REPL: true when no more input is needed, i.e. `src` has a
+/// clause-ending `.` outside quotes, strings and open `(` / `{`, or an
+/// error that more input cannot fix (a lexical error, or a `)` / `}` that
+/// closes nothing).  False for input that is only blank or comments.
+pub fn is_complete(src: &str) -> bool {
+    let mut depth: usize = 0;
+    for item in Lexer::new(src) {
+        match item {
+            Err(_) => return true,
+            Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
+            Ok((_, Token::RParen | Token::RBrace, _)) => {
+                if depth == 0 {
+                    return true;
+                }
+                depth -= 1;
+            }
+            Ok((_, Token::End, _)) if depth == 0 => return true,
+            Ok(_) => {}
+        }
+    }
+    false
+}
+
+// ------------------------------------------------------------------ errors
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// One program item, ending with `.`.
+    Item,
+    /// A goal, whose `.` is optional.
+    Goal,
+}
+
+/// The bracket problem before token index `upto` (exclusive), if any:
+/// an unmatched closer at `upto`, or the innermost opener still open.
+enum Brackets {
+    Balanced,
+    /// The closer at this index has no opener.
+    Unopened,
+    /// The closer at `upto` closes the opener at this index, of the other kind.
+    Mismatched(usize),
+    /// The opener at this index is still open.
+    Unclosed(usize),
+}
+
+fn brackets(tokens: &[Spanned], upto: usize) -> Brackets {
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, (_, tok, _)) in tokens.iter().enumerate().take(upto + 1) {
+        let closing = match tok {
+            Token::LParen | Token::LBrace if i < upto => {
+                stack.push(i);
+                continue;
+            }
+            Token::RParen => Token::LParen,
+            Token::RBrace => Token::LBrace,
+            _ => continue,
+        };
+        match stack.pop() {
+            None => {
+                if i == upto {
+                    return Brackets::Unopened;
+                }
+            }
+            Some(open) if tokens.get(open).map(|t| &t.1) != Some(&closing) && i == upto => {
+                return Brackets::Mismatched(open);
+            }
+            Some(_) => {}
+        }
+    }
+    match stack.last() {
+        Some(&open) => Brackets::Unclosed(open),
+        None => Brackets::Balanced,
+    }
+}
+
+fn bracket_word(tok: &Token) -> &'static str {
+    match tok {
+        Token::LBrace | Token::RBrace => "brace",
+        _ => "parenthesis",
+    }
+}
+
+fn translate(
+    err: ParseError<usize, Token, LexError>,
+    tokens: &[Spanned],
+    ctx: Context,
+) -> SyntaxError {
+    match err {
+        ParseError::User { error } => error.into(),
+        ParseError::InvalidToken { location } => SyntaxError {
+            span: location..location,
+            message: "invalid token".to_string(),
+            expected: None,
+        },
+        ParseError::ExtraToken { token: (l, tok, r) } => SyntaxError {
+            span: l..r,
+            message: format!("unexpected {} after the end of the clause", tok.describe()),
+            expected: None,
+        },
+        ParseError::UnrecognizedEof { location, expected } => {
+            let words = compress(&expected);
+            if let Brackets::Unclosed(open) = brackets(tokens, tokens.len()) {
+                if let Some(e) = unclosed(tokens, open, words.clone()) {
+                    return e;
+                }
+            }
+            let message = if expected.iter().any(|e| e == "\".\"") && ctx == Context::Item {
+                "expected `.` at the end of the clause".to_string()
+            } else {
+                match tokens.last() {
+                    Some((_, prev, _)) => format!(
+                        "unexpected end of input after {}: the clause is not finished",
+                        prev.describe()
+                    ),
+                    None => "unexpected end of input: the clause is not finished".to_string(),
+                }
+            };
+            SyntaxError {
+                span: location..location,
+                message,
+                expected: words,
+            }
+        }
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            let words = compress(&expected);
+            let index = tokens.iter().position(|t| t.0 == l).unwrap_or(tokens.len());
+            let prev = index
+                .checked_sub(1)
+                .and_then(|i| tokens.get(i))
+                .map(|t| &t.1);
+            let span = l..r;
+            if expected.is_empty() {
+                return SyntaxError {
+                    span,
+                    message: format!(
+                        "unexpected {} after the end `.` of the goal",
+                        tok.describe()
+                    ),
+                    expected: None,
+                };
+            }
+            match brackets(tokens, index) {
+                Brackets::Unopened => {
+                    return SyntaxError {
+                        span,
+                        message: format!(
+                            "unbalanced {}: this `{tok}` closes nothing",
+                            bracket_word(&tok)
+                        ),
+                        expected: words,
+                    };
+                }
+                Brackets::Mismatched(open) => {
+                    if let Some((ol, otok, or)) = tokens.get(open) {
+                        return SyntaxError {
+                            span,
+                            message: format!(
+                                "unbalanced {}: this `{tok}` does not match the `{otok}` at bytes {ol}..{or}",
+                                bracket_word(&tok)
+                            ),
+                            expected: words,
+                        };
+                    }
+                }
+                Brackets::Unclosed(open) if tok == Token::End => {
+                    if let Some(e) = unclosed(tokens, open, words.clone()) {
+                        return e;
+                    }
+                }
+                _ => {}
+            }
+            // After an operator, keyword or opening bracket, say what was
+            // wanted there; after a complete term, just what was found.
+            let message = match (prev, words.as_deref()) {
+                (Some(p), Some(w)) if !ends_term(p) => {
+                    format!(
+                        "expected {w} after {}, but found {}",
+                        p.describe(),
+                        tok.describe()
+                    )
+                }
+                _ if tok == Token::End => "unexpected `.`: the clause is not finished".to_string(),
+                _ => format!("unexpected {}", tok.describe()),
+            };
+            SyntaxError {
+                span,
+                message,
+                expected: words,
+            }
+        }
+    }
+}
+
+/// The error for an opening bracket that is never closed.
+fn unclosed(tokens: &[Spanned], open: usize, expected: Option<String>) -> Option<SyntaxError> {
+    let (ol, otok, or) = tokens.get(open)?;
+    Some(SyntaxError {
+        span: *ol..*or,
+        message: format!(
+            "unbalanced {}: this `{otok}` is never closed",
+            bracket_word(otok)
+        ),
+        expected,
+    })
+}
+
+fn ends_term(tok: &Token) -> bool {
+    matches!(
+        tok,
+        Token::Name(_)
+            | Token::Var(_)
+            | Token::Wildcard
+            | Token::Int(_)
+            | Token::Str(_)
+            | Token::RParen
+            | Token::RBrace
+    )
+}
+
+/// LALRPOP's expected terminals, compressed into a short list of words:
+/// anything that starts a term becomes "a term", any binary operator
+/// "an operator", the declaration keywords "a declaration".
+fn compress(expected: &[String]) -> Option<String> {
+    const TERM: &[&str] = &[
+        "Name",
+        "Var",
+        "Int",
+        "Str",
+        "\"_\"",
+        "\"(\"",
+        "\"{\"",
+        "\"forall\"",
+        "\"exists\"",
+    ];
+    const DECL: &[&str] = &["\"MODULE\"", "\"LINEAR\"", "\"LOCAL\"", "\"MEMO\""];
+    const OPS: &[&str] = &[
+        "\":-\"",
+        "\"<=\"",
+        "\"-->\"",
+        "\";\"",
+        "\"&\"",
+        "\",\"",
+        "\"=>\"",
+        "\"-o\"",
+        "\"--o\"",
+        "\"->\"",
+        "\"=\"",
+        "\"=:=\"",
+        "\"=\\\\=\"",
+        "\"=<\"",
+        "\">=\"",
+        "\"<\"",
+        "\">\"",
+        "\"is\"",
+        "\"+\"",
+        "\"-\"",
+        "\"*\"",
+        "\"/\"",
+        "\"::\"",
+    ];
+    let has = |set: &[&str]| expected.iter().any(|e| set.contains(&e.as_str()));
+    // A whole term may start here (not just, say, a variable).
+    let term = expected.iter().any(|e| e == "\"(\"");
+    let ops = expected
+        .iter()
+        .filter(|e| OPS.contains(&e.as_str()))
+        .count();
+    let mut parts: Vec<String> = Vec::new();
+    // After a complete term, arguments may follow as well as operators:
+    // the operators are what a learner needs to hear first.
+    let argument = term && ops > 0;
+    if term && !argument {
+        parts.push("a term".to_string());
+    }
+    if has(DECL) {
+        parts.push("a declaration".to_string());
+    }
+    if ops > 2 {
+        parts.push("an operator".to_string());
+    }
+    for e in expected {
+        let e = e.as_str();
+        let skip =
+            (term && TERM.contains(&e)) || DECL.contains(&e) || (ops > 2 && OPS.contains(&e));
+        if !skip {
+            parts.push(token::describe_terminal(e));
+        }
+    }
+    if argument {
+        parts.push("an argument".to_string());
+    }
+    match parts.len() {
+        0 => None,
+        1 => parts.pop(),
+        n => {
+            let last = parts.remove(n - 1);
+            Some(format!("{} or {}", parts.join(", "), last))
+        }
+    }
+}

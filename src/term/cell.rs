@@ -1,0 +1,276 @@
+//! Term cells and the heap, the store of every term built during search.
+//!
+//! A term is a [`Cell`].  Compound terms live on the [`Heap`] as a
+//! `Functor(name, n)` cell followed by its `n` argument cells; a `Struct(a)`
+//! cell points at such a functor cell.  A variable is a `Ref` cell; it is
+//! unbound when it points at itself.
+//!
+//! Invariants:
+//! - The heap is a stack: cells are only appended during forward search and
+//!   only removed by truncating back to a choice point's mark, after the trail
+//!   has reset every binding made to older cells.  A heap address therefore
+//!   doubles as a creation time: a variable at a lower address is older.
+//! - Binders (`forall x \ F`, `exists x \ F`) are the structures
+//!   `forall(Bound(id), body)` / `exists(Bound(id), body)` in which the bound name occurs
+//!   as `Bound(id)`; ids are unique per binder occurrence in the source, so
+//!   instantiating a binder is a substitution of one id with no index shifting.
+//! - An `Eigen(e)` cell is a fresh constant made by `forall` during search; a
+//!   variable older than the constant may not be bound to a term containing it
+//!   (the eigenvariable condition).  Its birth address is kept in [`Heap::eigens`].
+
+use super::symbols::{StrId, SymId};
+
+/// A heap address (an index into the heap).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Addr(pub u32);
+
+impl Addr {
+    /// The address as an index.
+    #[inline]
+    pub fn ix(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One cell of a term.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// A variable; on the heap, unbound iff it points at itself.  In a clause
+    /// template, `Ref(i)` is the template's variable slot `i`.
+    Ref(Addr),
+    /// A constant.
+    Atom(SymId),
+    /// An integer.
+    Int(i64),
+    /// A string literal.
+    Str(StrId),
+    /// A compound term: points at its `Functor` cell.
+    Struct(Addr),
+    /// The header of a compound term: name and number of arguments.
+    Functor(SymId, u32),
+    /// A fresh constant introduced by `forall` during search.
+    Eigen(u32),
+    /// The variable bound by the binder with this id.
+    Bound(u32),
+}
+
+/// What an eigenvariable (fresh constant) records.
+#[derive(Copy, Clone, Debug)]
+pub struct EigenInfo {
+    /// The name written in the binder, for printing.
+    pub name: SymId,
+    /// The heap length when it was made: variables below it may not capture it.
+    pub birth: Addr,
+}
+
+/// The heap of term cells.
+#[derive(Clone, Debug, Default)]
+pub struct Heap {
+    /// The cells, a stack (see the module invariants).
+    pub cells: Vec<Cell>,
+    /// The eigenvariables made so far (truncated with the heap on backtracking).
+    pub eigens: Vec<EigenInfo>,
+}
+
+impl Heap {
+    /// An empty heap.
+    pub fn new() -> Self {
+        Heap::default()
+    }
+
+    /// The number of cells.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the heap is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The cell at `a`.
+    #[inline]
+    pub fn get(&self, a: Addr) -> Cell {
+        self.cells[a.ix()]
+    }
+
+    /// Overwrite the cell at `a` (bindings go through the engine's trail).
+    #[inline]
+    pub fn set(&mut self, a: Addr, c: Cell) {
+        self.cells[a.ix()] = c;
+    }
+
+    /// The address the next pushed cell will get.
+    #[inline]
+    pub fn top(&self) -> Addr {
+        Addr(self.cells.len() as u32)
+    }
+
+    /// A fresh unbound variable.
+    #[inline]
+    pub fn new_var(&mut self) -> Cell {
+        let a = self.top();
+        self.cells.push(Cell::Ref(a));
+        Cell::Ref(a)
+    }
+
+    /// A new compound term `name(args...)`.
+    pub fn new_struct(&mut self, name: SymId, args: &[Cell]) -> Cell {
+        if args.is_empty() {
+            return Cell::Atom(name);
+        }
+        let a = self.top();
+        self.cells.push(Cell::Functor(name, args.len() as u32));
+        self.cells.extend_from_slice(args);
+        Cell::Struct(a)
+    }
+
+    /// A fresh eigenvariable named `name`.
+    pub fn new_eigen(&mut self, name: SymId) -> Cell {
+        let id = self.eigens.len() as u32;
+        self.eigens.push(EigenInfo {
+            name,
+            birth: self.top(),
+        });
+        Cell::Eigen(id)
+    }
+
+    /// Follow bound variables to the cell they stand for.
+    #[inline]
+    pub fn deref(&self, mut c: Cell) -> Cell {
+        while let Cell::Ref(a) = c {
+            let next = self.cells[a.ix()];
+            if next == c {
+                return c;
+            }
+            c = next;
+        }
+        c
+    }
+
+    /// Name, arity and address of the first argument of a dereferenced cell,
+    /// treating a constant as a functor of arity 0.
+    #[inline]
+    pub fn functor(&self, c: Cell) -> Option<(SymId, u32, Addr)> {
+        match c {
+            Cell::Atom(s) => Some((s, 0, Addr(0))),
+            Cell::Struct(a) => match self.cells[a.ix()] {
+                Cell::Functor(f, n) => Some((f, n, Addr(a.0 + 1))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Argument `i` (0-based) of the compound term at `a` (its functor cell).
+    #[inline]
+    pub fn arg(&self, a: Addr, i: u32) -> Cell {
+        self.cells[a.ix() + 1 + i as usize]
+    }
+
+    /// Whether the term contains no unbound variable.
+    pub fn is_ground(&self, c: Cell) -> bool {
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            match self.deref(c) {
+                Cell::Ref(_) => return false,
+                Cell::Struct(a) => {
+                    if let Cell::Functor(_, n) = self.cells[a.ix()] {
+                        for i in 0..n {
+                            stack.push(self.cells[a.ix() + 1 + i as usize]);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Truncate to `len` cells and `eigens` eigenvariables (backtracking).
+    pub fn truncate(&mut self, len: usize, eigens: usize) {
+        self.cells.truncate(len);
+        self.eigens.truncate(eigens);
+    }
+}
+
+/// A small, fast, deterministic hash (FxHash-style mixing), used for index keys.
+#[derive(Clone, Copy, Debug)]
+pub struct Hasher64(u64);
+
+impl Default for Hasher64 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Hasher64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    /// A fresh hash state.
+    #[inline]
+    pub fn new() -> Self {
+        Hasher64(0x2545_f491_4f6c_dd1d)
+    }
+    /// Mix in a tagged word.
+    #[inline]
+    pub fn add(&mut self, tag: u64, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ tag).wrapping_mul(Self::K);
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
+    }
+    /// The final value.
+    #[inline]
+    pub fn finish(self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x
+    }
+}
+
+/// A `BuildHasher` for `HashMap`s keyed by small integers and hashes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastHash;
+
+/// The hasher made by [`FastHash`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    #[inline]
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
