@@ -189,6 +189,7 @@ enum Action {
         first: u32,
         end: u32,
     },
+    SubEnd,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -291,6 +292,8 @@ pub struct Options {
     pub max_depth: Option<u32>,
     /// Stop a query at this instant.
     pub deadline: Option<Instant>,
+    /// Stop a query whose stacks grow beyond this many bytes.
+    pub max_memory: Option<usize>,
 }
 
 /// A loaded module: the compiled module and the ids of its templates.
@@ -537,6 +540,70 @@ impl Machine {
         self.started.push(Instant::now());
     }
 
+    /// Run `goal` to exhaustion inside the current proof (for built-ins such
+    /// as `findall`): the goal sees the current context, and whatever it
+    /// binds or consumes is undone afterwards.  `on_answer` is called at
+    /// each answer (the goal's bindings are visible then) and returns whether
+    /// to look for more.  The machine's state is unchanged on return.
+    pub fn sub_search(
+        &mut self,
+        goal: Cell,
+        on_answer: &mut dyn FnMut(&mut Machine) -> bool,
+    ) -> Result<(), RuntimeError> {
+        let (cont, slack) = (self.cont, self.slack);
+        self.push_choice(Alternative::Barrier);
+        let barrier = self.choices.len();
+        let end = self.push_frame(Action::SubEnd, NONE);
+        self.slack = 0;
+        self.cont = self.push_frame(
+            Action::Solve {
+                goal,
+                parent: NONE,
+                origin: NONE,
+            },
+            end,
+        );
+        let mut result = Ok(());
+        loop {
+            match self.run_inner() {
+                Ok(Event::Answer) => {
+                    if !on_answer(self) {
+                        break;
+                    }
+                    match self.backtrack() {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                Ok(Event::Exhausted) => break,
+                Ok(_) => {
+                    result = Err(RuntimeError::new(
+                        "top-level commands cannot run inside an aggregate such as findall",
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // Drop every choice above the barrier, then the barrier itself.
+        self.choices.truncate(barrier);
+        if let Some(ch) = self.choices.pop() {
+            self.restore(&ch);
+        }
+        self.update_hb();
+        self.cont = cont;
+        self.slack = slack;
+        self.pending = None;
+        result
+    }
+
     /// Abandon the innermost query: undo everything it did.
     pub fn end_query(&mut self) {
         while let Some(ch) = self.choices.pop() {
@@ -650,6 +717,7 @@ impl Machine {
                         .map_or(0, |t| t.elapsed().as_millis() as i64);
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
+                Action::SubEnd => return Ok(Event::Answer),
                 Action::QueryEnd { first, end } => {
                     if self.query_end(first, end) {
                         return Ok(Event::Answer);
