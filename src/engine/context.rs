@@ -355,6 +355,29 @@ impl Context {
         }
     }
 
+    /// The candidate streams over every item of `pred` if it has at most
+    /// `small` items (then computing keys would cost more than it saves).
+    pub fn small_cursor(&self, pred: (SymId, u32), small: u32) -> Option<Cursor> {
+        let Some(pi) = self.preds.get(&pred) else {
+            return Some(Cursor::default());
+        };
+        let (a, b) = (
+            self.buckets[pi.all[0].0 as usize].len() as u32,
+            self.buckets[pi.all[1].0 as usize].len() as u32,
+        );
+        if a + b > small {
+            return None;
+        }
+        let mut cur = Cursor::default();
+        for (bucket, n) in [(pi.all[0], a), (pi.all[1], b)] {
+            if n > 0 {
+                cur.streams[cur.n as usize] = (bucket.0, n);
+                cur.n += 1;
+            }
+        }
+        Some(cur)
+    }
+
     /// The candidate streams for a call with predicate `pred` and keys `keys`.
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
         let mut cur = Cursor::default();

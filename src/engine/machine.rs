@@ -344,6 +344,9 @@ pub struct Machine {
     started: Vec<Instant>,
     pairs: Vec<(Cell, Cell)>,
     pub(crate) pending: Option<Event>,
+    /// Built-ins by symbol id and arity (all built-in names are interned
+    /// when the machine is made, so user symbols fall outside the table).
+    builtin_table: Vec<[Option<Builtin>; 3]>,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -351,8 +354,18 @@ type Step = Result<bool, RuntimeError>;
 impl Machine {
     /// A machine with an empty program.
     pub fn new(options: Options, host: Box<dyn Host>) -> Self {
+        let mut symbols = Symbols::new();
+        let mut builtin_table: Vec<[Option<Builtin>; 3]> = Vec::new();
+        for &(name, arity) in Builtin::ALL {
+            let id = symbols.intern(name).0 as usize;
+            if builtin_table.len() <= id {
+                builtin_table.resize(id + 1, [None; 3]);
+            }
+            builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
+        }
         Machine {
-            symbols: Symbols::new(),
+            builtin_table,
+            symbols,
             sources: Sources::new(),
             binder_names: Vec::new(),
             templates: Vec::new(),
@@ -1161,18 +1174,25 @@ impl Machine {
                     return self.builtin(b, g, args, parent, origin);
                 }
                 self.inferences += 1;
-                let (pred, keys) = {
-                    let heap = &self.store.heap;
-                    keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
+                let cursor = match self.ctx.small_cursor((f, n), 8) {
+                    Some(c) => c,
+                    None => {
+                        let (pred, keys) = {
+                            let heap = &self.store.heap;
+                            keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
+                        };
+                        self.ctx.cursor(pred, &keys)
+                    }
                 };
-                let cursor = self.ctx.cursor(pred, &keys);
                 self.call(g, cursor, parent, origin)
             }
         }
     }
 
+    #[inline]
     fn builtin_of(&self, f: SymId, n: u32) -> Option<Builtin> {
-        Builtin::lookup(self.symbols.name(f), n)
+        let row = self.builtin_table.get(f.0 as usize)?;
+        *row.get(n as usize)?
     }
 
     fn bang_node(&mut self, g: Cell, inner: Cell, parent: u32, origin: u32) -> Step {
@@ -1538,18 +1558,27 @@ impl Machine {
                     if entry.linear {
                         self.ctx.set_state(&mut self.store.trail, e, GONE);
                     }
-                    let mut bodies: Vec<(bool, Cell)> = Vec::with_capacity(alt.body.len());
-                    for b in &alt.body {
+                    let node = self.node(parent, Rule::Atom, goal, e, 0);
+                    for b in alt.body.iter().rev() {
                         match *b {
                             Body::Goal(g) => {
-                                bodies.push((false, self.copy_template(&t, g, &mut slots)))
+                                let g = self.copy_template(&t, g, &mut slots);
+                                self.push_solve(g, node, e);
                             }
                             Body::Bang(g) => {
-                                bodies.push((true, self.copy_template(&t, g, &mut slots)))
+                                let g = self.copy_template(&t, g, &mut slots);
+                                self.cont = self.push_frame(
+                                    Action::Bang {
+                                        goal: g,
+                                        parent: node,
+                                        origin: e,
+                                    },
+                                    self.cont,
+                                );
                             }
                         }
                     }
-                    let node = if self.options.proofs {
+                    if node != NONE {
                         let s = self.proof.slots.len() as u32;
                         for sl in slots.iter() {
                             let c = match sl {
@@ -1558,23 +1587,7 @@ impl Machine {
                             };
                             self.proof.slots.push(c);
                         }
-                        self.node(parent, Rule::Atom, goal, e, s)
-                    } else {
-                        NONE
-                    };
-                    for &(bang, g) in bodies.iter().rev() {
-                        if bang {
-                            self.cont = self.push_frame(
-                                Action::Bang {
-                                    goal: g,
-                                    parent: node,
-                                    origin: e,
-                                },
-                                self.cont,
-                            );
-                        } else {
-                            self.push_solve(g, node, e);
-                        }
+                        self.proof.nodes[node as usize].b = s;
                     }
                 }
                 self.slots = slots;
