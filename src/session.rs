@@ -254,7 +254,6 @@ impl Query<'_> {
 impl Drop for Query<'_> {
     fn drop(&mut self) {
         self.session.machine.flush_outputs();
-        if std::env::var_os("LOLLI_DEBUG_STATS").is_some() { eprintln!("inferences: {}", self.session.machine.inferences); }
         self.session.machine.end_query();
     }
 }
