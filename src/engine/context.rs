@@ -449,6 +449,12 @@ impl Context {
         Some(item)
     }
 
+    /// Whether a cursor has items left (usable or not).
+    #[inline]
+    pub fn has_more(cur: &Cursor) -> bool {
+        cur.streams[..cur.n as usize].iter().any(|s| s.1 > 0)
+    }
+
     /// The next candidate whose entry is usable.
     #[inline]
     pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
@@ -467,6 +473,17 @@ impl Context {
         self.bodies.truncate(lens.bodies as usize);
         self.envs.truncate(lens.envs as usize);
         self.memberships.truncate(lens.memberships as usize);
+    }
+
+    /// Bytes held by the context's arenas and index (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.capacity() * size_of::<Entry>()
+            + self.heap_alts.capacity() * size_of::<HeapAlt>()
+            + self.bodies.capacity() * size_of::<Body>()
+            + self.envs.capacity() * size_of::<Cell>()
+            + self.memberships.capacity() * size_of::<(BucketId, Item)>()
+            + self.buckets.iter().map(|b| b.capacity() * size_of::<Item>()).sum::<usize>()
     }
 
     /// The current arena lengths.

@@ -196,6 +196,8 @@ enum Action {
 struct Frame {
     action: Action,
     next: u32,
+    /// Number of clause uses between the query and this frame's goal.
+    depth: u32,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -205,6 +207,7 @@ enum Alternative {
         cursor: Cursor,
         parent: u32,
         origin: u32,
+        depth: u32,
     },
     Goal {
         goal: Cell,
@@ -344,6 +347,8 @@ pub struct Machine {
     started: Vec<Instant>,
     pairs: Vec<(Cell, Cell)>,
     pub(crate) pending: Option<Event>,
+    /// Depth (clause uses from the query) of the goal being run.
+    depth: u32,
     /// Built-ins by symbol id and arity (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 3]>,
@@ -391,6 +396,7 @@ impl Machine {
             started: Vec::new(),
             pairs: Vec::new(),
             pending: None,
+            depth: 0,
         }
     }
 
@@ -672,6 +678,7 @@ impl Machine {
             }
             let frame = self.frames[self.cont as usize];
             self.cont = frame.next;
+            self.depth = frame.depth;
             let ok = match frame.action {
                 Action::Solve {
                     goal,
@@ -758,6 +765,15 @@ impl Machine {
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
         }
+        if let Some(limit) = self.options.max_memory {
+            if self.memory_used() > limit {
+                return Err(RuntimeError::new(format!(
+                    "memory limit exceeded: the search uses more than {} MB",
+                    limit / (1024 * 1024)
+                ))
+                .note("the query was stopped by --max-memory"));
+            }
+        }
         if let Some(d) = self.options.deadline {
             if Instant::now() >= d {
                 return Err(RuntimeError::new("time limit exceeded")
@@ -765,6 +781,17 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// Bytes held by the search's stacks and arenas (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.store.heap.cells.capacity() * size_of::<Cell>()
+            + self.store.trail.entries.capacity() * size_of::<Undo>()
+            + self.frames.capacity() * size_of::<Frame>()
+            + self.choices.capacity() * size_of::<Choice>()
+            + self.ctx.memory_used()
+            + self.proof.nodes.capacity() * size_of::<ProofNode>()
     }
 
     /// Whether the machine is inside a query that was stopped at `top`
@@ -781,7 +808,11 @@ impl Machine {
 
     #[inline]
     fn push_frame(&mut self, action: Action, next: u32) -> u32 {
-        self.frames.push(Frame { action, next });
+        self.frames.push(Frame {
+            action,
+            next,
+            depth: self.depth,
+        });
         self.frames.len() as u32 - 1
     }
 
@@ -860,9 +891,11 @@ impl Machine {
                     cursor,
                     parent,
                     origin,
+                    depth,
                 } => {
                     self.choices.pop();
                     self.update_hb();
+                    self.depth = depth;
                     if self.call(goal, cursor, parent, origin)? {
                         return Ok(true);
                     }
@@ -1498,16 +1531,23 @@ impl Machine {
 
     /// Try the candidates of `cursor` for atom `goal`.
     fn call(&mut self, goal: Cell, mut cursor: Cursor, parent: u32, origin: u32) -> Step {
+        if let Some(max) = self.options.max_depth {
+            if self.depth >= max {
+                return Err(self
+                    .goal_error(format!("the proof is deeper than --max-depth {max}"), goal, origin)
+                    .note("raise the limit with --max-depth, or look for a recursion that does not end"));
+            }
+        }
         let Some(item) = self.ctx.next_usable(&mut cursor) else {
             return Ok(false);
         };
-        let mut peek = cursor;
-        if self.ctx.next_usable(&mut peek).is_some() {
+        if Context::has_more(&cursor) {
             self.push_choice(Alternative::Clauses {
                 goal,
                 cursor,
                 parent,
                 origin,
+                depth: self.depth,
             });
         }
         Ok(self.try_item(goal, item, parent))
@@ -1526,6 +1566,7 @@ impl Machine {
                     self.ctx.set_state(&mut self.store.trail, e, GONE);
                 }
                 let node = self.node(parent, Rule::Atom, goal, e, NONE);
+                self.depth += 1;
                 for i in (0..alt.nbody).rev() {
                     match self.ctx.bodies[(alt.body + i) as usize] {
                         Body::Goal(g) => self.push_solve(g, node, e),
@@ -1541,6 +1582,7 @@ impl Machine {
                         }
                     }
                 }
+                self.depth -= 1;
                 true
             }
             Source::Template { tpl, env } => {
@@ -1559,6 +1601,7 @@ impl Machine {
                         self.ctx.set_state(&mut self.store.trail, e, GONE);
                     }
                     let node = self.node(parent, Rule::Atom, goal, e, 0);
+                    self.depth += 1;
                     for b in alt.body.iter().rev() {
                         match *b {
                             Body::Goal(g) => {
@@ -1578,6 +1621,7 @@ impl Machine {
                             }
                         }
                     }
+                    self.depth -= 1;
                     if node != NONE {
                         let s = self.proof.slots.len() as u32;
                         for sl in slots.iter() {
