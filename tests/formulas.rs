@@ -244,6 +244,9 @@ fn clauses_with_variables() {
     assert_eq!(answers("", "(forall x \\ p x) -o p a"), yes(1));
     assert_eq!(answers("", "(forall x \\ p x) => (p a , p b)"), yes(1));
     assert_eq!(answers("", "(forall x \\ p x) -o (p a , p b)"), yes(0));
+    // Variables of an assumed clause are shared, not generalized.
+    assert_eq!(answers("", "(p X) => (p a , p b)"), yes(0));
+    assert_eq!(answers("", "(p X) => (p a , p a)"), strs(&["X = a"]));
     assert_eq!(
         answers("", "(forall x \\ (q x :- p x)) => p c -o q Y"),
         strs(&["Y = c"])
@@ -301,6 +304,25 @@ fn variables_bound_to_formulas_are_goals_and_clauses() {
     );
     // A variable goal takes the resources like the formula itself would.
     check_counts(&[("G = (a , a), a -o G", 0), ("G = (a & a), a -o G", 1)]);
+}
+
+#[test]
+fn a_variable_applied_to_arguments_is_called_as_the_atom_it_denotes() {
+    assert_eq!(answers("", "F = p, p a => F X"), strs(&["F = p, X = a"]));
+    assert_eq!(answers("", "F = p a, p a b => F b"), strs(&["F = p a"]));
+}
+
+#[test]
+#[ignore = "bug: `F a b` with F bound to `f` prints as `f a b` but does not unify with it"]
+fn a_variable_application_is_the_term_it_denotes() {
+    assert_eq!(
+        answers("", "F = f, X = F a b, X = f a b"),
+        strs(&["F = f, X = f a b"])
+    );
+    assert_eq!(
+        answers("", "F = f a, X = F b, X = f a b"),
+        strs(&["F = f a, X = f a b"])
+    );
 }
 
 #[test]
