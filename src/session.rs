@@ -232,7 +232,7 @@ impl Query<'_> {
         }
         let mut bindings = Vec::new();
         for (name, v) in &self.vars {
-            let shown = p.term(*v);
+            let shown = p.binding(*v);
             if &shown != name {
                 bindings.push((name.clone(), shown));
             }

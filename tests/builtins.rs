@@ -261,13 +261,13 @@ fn explode_words_both_ways() {
 fn generalize_quantifies_free_variables() {
     assert_eq!(
         answers("", "generalize (f X Y X) G"),
-        strs(&["G = forall X1 \\ forall X2 \\ f X1 X2 X1"])
+        strs(&["G = (forall X1 \\ forall X2 \\ f X1 X2 X1)"])
     );
     assert_eq!(answers("", "generalize (f a) G"), strs(&["G = f a"]));
     // The generalized clause can be assumed and used at two instances.
     assert_eq!(
         answers("", "generalize (p X) C, C => (p a, p b)"),
-        strs(&["C = forall X1 \\ p X1"])
+        strs(&["C = (forall X1 \\ p X1)"])
     );
 }
 

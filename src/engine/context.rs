@@ -483,7 +483,11 @@ impl Context {
             + self.bodies.capacity() * size_of::<Body>()
             + self.envs.capacity() * size_of::<Cell>()
             + self.memberships.capacity() * size_of::<(BucketId, Item)>()
-            + self.buckets.iter().map(|b| b.capacity() * size_of::<Item>()).sum::<usize>()
+            + self
+                .buckets
+                .iter()
+                .map(|b| b.capacity() * size_of::<Item>())
+                .sum::<usize>()
     }
 
     /// The current arena lengths.

@@ -490,7 +490,9 @@ impl Machine {
             let e = self
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
-            for (k, (pred, keys)) in c.template.keys.iter().enumerate() {
+            // Alternatives are indexed last first, so the first (`R1` of
+            // `R1 & R2`) is on top of its buckets and is tried first.
+            for (k, (pred, keys)) in c.template.keys.iter().enumerate().rev() {
                 self.ctx
                     .index(&mut self.store.trail, e, k as u32, *pred, keys);
             }
@@ -1462,7 +1464,7 @@ impl Machine {
             },
             node,
         );
-        for (k, a) in alts.iter().enumerate() {
+        for (k, a) in alts.iter().enumerate().rev() {
             let (pred, keys) = {
                 let heap = &self.store.heap;
                 keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
@@ -1519,7 +1521,7 @@ impl Machine {
             },
             node,
         );
-        for (k, (pred, key)) in keys.iter().enumerate() {
+        for (k, (pred, key)) in keys.iter().enumerate().rev() {
             self.ctx
                 .index(&mut self.store.trail, e, k as u32, *pred, key);
         }
@@ -1669,6 +1671,11 @@ impl Machine {
                         Cell::Struct(b) => {
                             let fc = t.cells[a.ix()];
                             if fc != self.store.heap.get(b) {
+                                let flat = self.store.flatten_apply(h);
+                                if flat != h {
+                                    stack.push((tc, flat));
+                                    continue;
+                                }
                                 ok = false;
                                 break;
                             }
