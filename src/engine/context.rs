@@ -387,6 +387,7 @@ impl Context {
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
         let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
         let mut best_size = len(pi.all[0]) + len(pi.all[1]);
+        let mut done = false;
         if let Some(h) = keys.whole {
             let g = pi.ground.get(&h);
             let size = g.map_or(0, |g| len(g[0]) + len(g[1]))
@@ -400,13 +401,15 @@ impl Context {
                     Some(pi.nonground[0]),
                     Some(pi.nonground[1]),
                 ];
+                // Few enough: looking at single arguments cannot pay off.
+                done = size <= 4;
             }
         }
         for (i, key) in keys
             .args
             .iter()
             .enumerate()
-            .take((pred.1 as usize).min(MAX_ARGS))
+            .take(if done { 0 } else { (pred.1 as usize).min(MAX_ARGS) })
         {
             if let Some(h) = key {
                 let g = pi.arg_ground.get(&(i as u32, *h));
