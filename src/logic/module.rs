@@ -195,6 +195,12 @@ pub fn compile_module(
 /// Why a clause may not have a head `name` with `arity` arguments, if it may not.
 fn head_error(name: &str, arity: u32, linear: bool) -> Option<String> {
     let what = if linear { "a resource" } else { "a clause" };
+    if name == "$apply" {
+        return Some(format!(
+            "the head of {what} must start with a predicate name, \
+             not a variable or a `LOCAL` name"
+        ));
+    }
     if is_connective(name, arity) {
         let shown = match (name, arity) {
             ("{}", 1) => "{ G }".to_string(),

@@ -15,7 +15,8 @@
 //! The analysis is static and errs on the side of silence: a call whose
 //! predicate is a variable is never reported, and once a program assumes a
 //! formula it cannot see (`F -o G` with `F` a variable, or a module named by
-//! a variable), any name that appears as a term anywhere counts as provided.
+//! a variable), any name that appears as a term anywhere counts as provided;
+//! when a module it names cannot be found, no call is reported at all.
 //!
 //! Invariants: no recursion on the syntax tree (work lists instead), so deep
 //! terms cannot overflow the stack; the result is sorted by file and position.
@@ -48,6 +49,9 @@ struct Facts {
     data: HashSet<Pred>,
     /// Some assumed formula cannot be seen statically.
     open_world: bool,
+    /// Some module named in the program cannot be found: what it would
+    /// provide is unknown, so no call is reported (running it reports the module).
+    missing_module: bool,
     /// Module names met in `M --o G` and `load M`, not yet read.
     modules: Vec<String>,
     /// Every head and call, in file order.
@@ -72,8 +76,9 @@ pub fn check(
     let mut seen_modules: HashSet<String> = HashSet::new();
     while let Some(m) = facts.modules.pop() {
         if seen_modules.insert(m.clone()) {
-            if let Some(items) = read_module(&m) {
-                scan_items(&items, None, &mut facts);
+            match read_module(&m) {
+                Some(items) => scan_items(&items, None, &mut facts),
+                None => facts.missing_module = true,
             }
         }
     }
@@ -326,7 +331,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                 );
             }
             out.push(w);
-        } else if u.call && !can_provide(&u.pred) {
+        } else if u.call && !can_provide(&u.pred) && !facts.missing_module {
             if !reported.insert((file, &u.pred)) {
                 continue;
             }
@@ -335,7 +340,13 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                  and it is not a built-in: the call always fails",
                 plural(arity)
             )];
-            if let Some(near) = crate::util::nearest(name, &defined_names) {
+            // One- and two-letter names are too short for a useful guess.
+            let near = if name.chars().count() > 2 {
+                crate::util::nearest(name, &defined_names)
+            } else {
+                None
+            };
+            if let Some(near) = near {
                 notes.push(format!("did you mean `{near}`?"));
             }
             out.push(Warning {
