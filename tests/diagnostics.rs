@@ -145,3 +145,25 @@ fn local_names_can_name_predicates() {
     let a = q.next_answer().expect("no runtime error");
     assert_eq!(a.map(|a| a.to_string()), Some("X = 1".to_string()));
 }
+
+#[test]
+fn warnings_judge_files_loaded_together() {
+    let mut s = lolli::Session::new();
+    s.load_str("a.lolli", "main :- helper 1.\n").expect("loads");
+    s.load_str("b.lolli", "helper N :- N = 1.\n")
+        .expect("loads");
+    // `helper` comes from the second file: no warning.
+    assert_eq!(s.take_warnings(), Vec::new());
+    s.load_str("c.lolli", "more :- helper 2, missing.\n")
+        .expect("loads");
+    let w = s.take_warnings();
+    let got: Vec<(lolli::diagnostics::WarningKind, String)> =
+        w.into_iter().map(|w| (w.kind, w.message)).collect();
+    assert_eq!(
+        got,
+        vec![(
+            lolli::diagnostics::WarningKind::UnknownPredicate,
+            "`missing` is called with 0 arguments, but nothing defines it".to_string()
+        )]
+    );
+}
