@@ -2,7 +2,9 @@
 //!
 //! Exit status: 0 when every goal given with `-e` had an answer (or `--count`
 //! ran), 1 when some goal had none, 2 on any error (syntax, missing module,
-//! runtime error), with the message on stderr.
+//! runtime error, a limit reached, a warning under `-W error`), with the
+//! message on stderr.  Warnings about the loaded files go to stderr after
+//! loading, before any goal runs.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -10,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 
+use crate::diagnostics::Severity;
 use crate::engine::{Options, StdHost};
 use crate::session::{Outcome, Session};
 
@@ -44,6 +47,27 @@ pub struct Args {
     /// Stop each query after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Stop a query whose goals nest deeper than N.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Stop a query whose stacks grow beyond this many megabytes.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<usize>,
+    /// What to do with warnings about the loaded files: print them (`warn`,
+    /// the default), make them errors (`error`, exit status 2) or hide them (`none`).
+    #[arg(short = 'W', value_name = "WHAT", value_enum, default_value_t = WarningMode::Warn)]
+    pub warnings: WarningMode,
+}
+
+/// What `-W` asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WarningMode {
+    /// Print warnings on stderr and go on.
+    Warn,
+    /// Print warnings as errors and stop with exit status 2.
+    Error,
+    /// Print nothing.
+    None,
 }
 
 /// Run the command line; returns the exit status.
@@ -86,6 +110,8 @@ pub fn run(args: Args) -> i32 {
     let options = Options {
         allow_system: args.allow_system,
         search_path: search_path(&args),
+        max_depth: args.max_depth,
+        max_memory: args.max_memory.map(|mb| mb.saturating_mul(1024 * 1024)),
         ..Options::default()
     };
     let mut session = Session::with_options(options, Box::new(StdHost));
@@ -94,6 +120,9 @@ pub fn run(args: Args) -> i32 {
             eprint!("{}", session.render(&errs));
             return 2;
         }
+    }
+    if !report_warnings(&mut session, args.warnings) {
+        return 2;
     }
     if args.goals.is_empty() {
         return repl(&mut session, &args);
@@ -107,6 +136,27 @@ pub fn run(args: Args) -> i32 {
         }
     }
     status
+}
+
+/// Print the warnings about what was loaded as `-W` says; false when they
+/// count as errors.
+pub fn report_warnings(session: &mut Session, mode: WarningMode) -> bool {
+    let warnings = session.take_warnings();
+    match mode {
+        WarningMode::None => true,
+        WarningMode::Warn => {
+            eprint!("{}", session.render_warnings(&warnings, Severity::Warning));
+            true
+        }
+        WarningMode::Error => {
+            if warnings.is_empty() {
+                return true;
+            }
+            eprint!("{}", session.render_warnings(&warnings, Severity::Error));
+            eprintln!("error: -W error makes the warnings above errors; nothing was run");
+            false
+        }
+    }
 }
 
 fn set_deadline(session: &mut Session, args: &Args) {
