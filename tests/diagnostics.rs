@@ -133,7 +133,6 @@ fn every_expectation_has_its_program() {
 }
 
 #[test]
-#[ignore = "bug: a LOCAL name cannot name a predicate (its head compiles to `$apply`)"]
 fn local_names_can_name_predicates() {
     let mut s = lolli::Session::new();
     let r = s.load_str(

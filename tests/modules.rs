@@ -113,7 +113,7 @@ fn local_names_are_hidden_from_outside() {
             &dir,
             &["-e", "secret --o (exists X \\ (same X, write_sans X, nl))"]
         ),
-        ok("k_0\nyes\n")
+        ok("k_1\nyes\n")
     );
 }
 
@@ -138,7 +138,7 @@ fn local_names_are_fresh_at_each_load() {
             &["-e", "secret --o secret --o (exists X \\ exists Y \\ (r X, r Y, write_sans (X / Y), nl, fail))"]
         ),
         Run {
-            stdout: "k_1 / k_1\nk_1 / k_0\nk_0 / k_1\nk_0 / k_0\nno\n".into(),
+            stdout: "k_2 / k_2\nk_2 / k_1\nk_1 / k_2\nk_1 / k_1\nno\n".into(),
             stderr: String::new(),
             code: 1
         }

@@ -405,12 +405,11 @@ impl Context {
                 done = size <= 4;
             }
         }
-        for (i, key) in keys
-            .args
-            .iter()
-            .enumerate()
-            .take(if done { 0 } else { (pred.1 as usize).min(MAX_ARGS) })
-        {
+        for (i, key) in keys.args.iter().enumerate().take(if done {
+            0
+        } else {
+            (pred.1 as usize).min(MAX_ARGS)
+        }) {
             if let Some(h) = key {
                 let g = pi.arg_ground.get(&(i as u32, *h));
                 let ng = pi.arg_nonground[i];

@@ -450,6 +450,7 @@ impl Machine {
             expected,
             &mut self.symbols,
             &mut self.binder_names,
+            None,
         );
         errors.extend(module_errors.into_iter().map(|e| Error::Load {
             file: Some(file),
@@ -479,11 +480,42 @@ impl Machine {
     pub fn assume_module(&mut self, loaded: &Loaded, args: &[Cell], node: u32) -> (u32, u32) {
         let env = self.ctx.envs.len() as u32;
         self.ctx.envs.extend_from_slice(args);
-        for l in &loaded.module.locals {
-            let s = self.symbols.intern(l);
-            let e = self.store.heap.new_eigen(s);
-            self.ctx.envs.push(e);
-        }
+        let fresh;
+        let loaded = if loaded.module.locals.is_empty() {
+            loaded
+        } else {
+            // LOCAL names: fresh symbols for this loading, and the module's
+            // clauses compiled again with them.
+            let mut map = std::collections::HashMap::new();
+            for l in &loaded.module.locals {
+                let s = self.symbols.fresh(l);
+                self.store.heap.set_sym_birth(s);
+                map.insert(l.clone(), s);
+            }
+            let m = &loaded.module;
+            let (module, _) = compile_module(
+                &m.items,
+                m.file,
+                &m.name,
+                None,
+                &mut self.symbols,
+                &mut self.binder_names,
+                Some(&map),
+            );
+            let tpl_ids = module
+                .clauses
+                .iter()
+                .map(|c| {
+                    self.templates.push(c.template.clone());
+                    self.templates.len() as u32 - 1
+                })
+                .collect();
+            fresh = Loaded {
+                module: Rc::new(module),
+                tpl_ids,
+            };
+            &fresh
+        };
         let first = self.ctx.entries.len() as u32;
         for (i, c) in loaded.module.clauses.iter().enumerate().rev() {
             let tpl = loaded.tpl_ids[i];

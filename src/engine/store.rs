@@ -50,6 +50,7 @@ impl Store {
     pub fn can_bind(&mut self, v: Addr, t: Cell) -> bool {
         match t {
             Cell::Eigen(e) => return self.eigen_ok(v, e),
+            Cell::Atom(s) => return self.heap.sym_birth(s) <= v.0,
             Cell::Struct(_) => {}
             _ => return true,
         }
@@ -67,8 +68,16 @@ impl Store {
                     ok = false;
                     break;
                 }
+                Cell::Atom(s) if self.heap.sym_birth(s) > v.0 => {
+                    ok = false;
+                    break;
+                }
                 Cell::Struct(a) => {
-                    if let Cell::Functor(_, n) = self.heap.get(a) {
+                    if let Cell::Functor(f, n) = self.heap.get(a) {
+                        if self.heap.sym_birth(f) > v.0 {
+                            ok = false;
+                            break;
+                        }
                         for i in 0..n {
                             scan.push(self.heap.arg(a, i));
                         }

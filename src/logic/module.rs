@@ -44,6 +44,9 @@ pub struct Module {
     pub memo: Vec<String>,
     /// Clauses in file order.
     pub clauses: Vec<ModuleClause>,
+    /// The parsed items, kept to compile the module again for each loading
+    /// when it has `LOCAL` names.
+    pub items: Rc<Vec<Item>>,
     /// The source it came from.
     pub file: FileId,
 }
@@ -51,7 +54,7 @@ pub struct Module {
 impl Module {
     /// Number of environment slots of its templates.
     pub fn env_len(&self) -> usize {
-        self.params.len() + self.locals.len()
+        self.params.len()
     }
 }
 
@@ -73,6 +76,7 @@ pub fn compile_module(
     expected_name: Option<&str>,
     symbols: &mut Symbols,
     binder_names: &mut Vec<SymId>,
+    local_syms: Option<&HashMap<String, SymId>>,
 ) -> (Module, Vec<ModuleError>) {
     let mut errors = Vec::new();
     let mut name = default_name.to_string();
@@ -124,11 +128,16 @@ pub fn compile_module(
             _ => {}
         }
     }
-    let local_slots: HashMap<String, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), (params.len() + i) as u32))
-        .collect();
+    // Each loading of the module gets fresh symbols for its LOCAL names; the
+    // first compilation (which checks the file) uses the names themselves.
+    let local_slots: HashMap<String, SymId> = match local_syms {
+        Some(m) => m.clone(),
+        None => locals
+            .iter()
+            .map(|n| (n.clone(), symbols.intern(n)))
+            .collect(),
+    };
+    let locals_needed = !locals.is_empty();
     let mut clauses = Vec::new();
     for item in items {
         let (term, linear) = match item {
@@ -187,6 +196,11 @@ pub fn compile_module(
             memo,
             clauses,
             file,
+            items: Rc::new(if locals_needed {
+                items.to_vec()
+            } else {
+                Vec::new()
+            }),
         },
         errors,
     )
