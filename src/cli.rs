@@ -6,7 +6,9 @@
 //!
 //! Exit status: 0 when every goal given with `-e` had an answer (or `--count`
 //! ran), 1 when some goal had none, 2 on any error (syntax, missing module,
-//! runtime error), with the message on stderr.
+//! runtime error, a limit reached, a warning under `-W error`), with the
+//! message on stderr.  Warnings about the loaded files go to stderr after
+//! loading, before any goal runs.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -14,6 +16,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::diagnostics::Severity;
 use crate::engine::{Options, StdHost};
 use crate::repl::backend::SessionFactory;
 use crate::repl::piped::{self, Verdict};
@@ -51,6 +54,27 @@ pub struct Args {
     /// Stop each query after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Stop a query whose goals nest deeper than N.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Stop a query whose stacks grow beyond this many megabytes.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<usize>,
+    /// What to do with warnings about the loaded files: print them (`warn`,
+    /// the default), make them errors (`error`, exit status 2) or hide them (`none`).
+    #[arg(short = 'W', value_name = "WHAT", value_enum, default_value_t = WarningMode::Warn)]
+    pub warnings: WarningMode,
+}
+
+/// What `-W` asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WarningMode {
+    /// Print warnings on stderr and go on.
+    Warn,
+    /// Print warnings as errors and stop with exit status 2.
+    Error,
+    /// Print nothing.
+    None,
 }
 
 /// Run the command line; returns the exit status.
@@ -109,6 +133,8 @@ pub fn run(args: Args) -> i32 {
     let options = Options {
         allow_system: args.allow_system,
         search_path: search_path(&args),
+        max_depth: args.max_depth,
+        max_memory: args.max_memory.map(|mb| mb.saturating_mul(1024 * 1024)),
         ..Options::default()
     };
     let factory: SessionFactory =
@@ -122,6 +148,9 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
+    if !report_warnings(backend.session_mut(), args.warnings) {
+        return 2;
+    }
     backend.set_timeout(args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))));
     if args.goals.is_empty() {
         return top_level(&mut backend, terminal, 0);
@@ -148,6 +177,27 @@ pub fn run(args: Args) -> i32 {
         }
     }
     status
+}
+
+/// Print the warnings about what was loaded as `-W` says; false when they
+/// count as errors.
+pub fn report_warnings(session: &mut Session, mode: WarningMode) -> bool {
+    let warnings = session.take_warnings();
+    match mode {
+        WarningMode::None => true,
+        WarningMode::Warn => {
+            eprint!("{}", session.render_warnings(&warnings, Severity::Warning));
+            true
+        }
+        WarningMode::Error => {
+            if warnings.is_empty() {
+                return true;
+            }
+            eprint!("{}", session.render_warnings(&warnings, Severity::Error));
+            eprintln!("error: -W error makes the warnings above errors; nothing was run");
+            false
+        }
+    }
 }
 
 /// The top level on stdin, until the end of input or until the nesting

@@ -13,10 +13,11 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::diagnostics::{render, Error};
+use crate::diagnostics::{render, Error, Warning};
 use crate::engine::machine::{Loaded, NONE};
 use crate::engine::{Event, Host, Machine, Options, StdHost};
-use crate::logic::module::module_name_of;
+use crate::logic::module::{find_module, module_name_of};
+use crate::source::FileId;
 use crate::term::Cell;
 
 /// One answer: the bindings of the query's named variables, printed.
@@ -64,6 +65,10 @@ pub enum Outcome {
 pub struct Session {
     /// The machine (public for the REPL, the proof printers and tests).
     pub machine: Machine,
+    /// Sources loaded into the base whose warnings were already taken.
+    checked: Vec<FileId>,
+    /// Sources loaded into the base whose warnings are still to be taken.
+    unchecked: Vec<FileId>,
 }
 
 impl Default for Session {
@@ -85,25 +90,78 @@ impl Session {
         }
         Session {
             machine: Machine::new(options, host),
+            checked: Vec::new(),
+            unchecked: Vec::new(),
         }
     }
 
     /// Load a program file into the base context (its `LINEAR` clauses become
-    /// linear resources every query must consume).
+    /// linear resources every query must consume).  A `MODULE` declaration
+    /// in it must agree with the file name.  Warnings are kept for
+    /// [`Session::take_warnings`].
     pub fn load_file(&mut self, path: impl AsRef<Path>) -> Result<(), Vec<Error>> {
         let path = path.as_ref();
-        let loaded = self.machine.module_at(path, None)?;
+        if !path.is_file() {
+            return Err(vec![missing_file(path)]);
+        }
+        let stem = module_name_of(path);
+        let loaded = self.machine.module_at(path, Some(&stem))?;
         self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
         Ok(())
     }
 
     /// Load program text (named `name` in messages) into the base context.
+    /// Warnings are kept for [`Session::take_warnings`].
     pub fn load_str(&mut self, name: &str, text: &str) -> Result<(), Vec<Error>> {
         let file = self.machine.sources.add(name, text);
         let stem = module_name_of(Path::new(name));
         let loaded = self.machine.compile_text(text, file, &stem, None)?;
         self.assume_base(&loaded);
+        self.loaded(file);
         Ok(())
+    }
+
+    fn loaded(&mut self, file: FileId) {
+        if !self.checked.contains(&file) && !self.unchecked.contains(&file) {
+            self.unchecked.push(file);
+        }
+    }
+
+    /// The warnings about the sources loaded since the last call (see
+    /// [`crate::logic::warnings`]), judged with every source loaded so far
+    /// and the modules they name.  Load several files, then take the
+    /// warnings once, so that calls from one file to another are understood.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        let parse = |s: &Session, f: FileId| {
+            let text = s.machine.sources.get(f).map_or("", |f| f.text.as_str());
+            crate::syntax::parse_program(text).0
+        };
+        let checked: Vec<(FileId, Vec<crate::syntax::Item>)> = self
+            .unchecked
+            .iter()
+            .map(|&f| (f, parse(self, f)))
+            .collect();
+        let context: Vec<Vec<crate::syntax::Item>> =
+            self.checked.iter().map(|&f| parse(self, f)).collect();
+        let dirs = self.machine.options.search_path.clone();
+        let mut read_module = |name: &str| {
+            let path = find_module(name, &dirs).ok()?;
+            let text = std::fs::read_to_string(path).ok()?;
+            Some(crate::syntax::parse_program(&text).0)
+        };
+        let warnings = crate::logic::warnings::check(&checked, &context, &mut read_module);
+        self.checked.append(&mut self.unchecked);
+        warnings
+    }
+
+    /// Render warnings as the command line prints them (as errors for `-W error`).
+    pub fn render_warnings(
+        &self,
+        warnings: &[Warning],
+        severity: crate::diagnostics::Severity,
+    ) -> String {
+        crate::diagnostics::render_warnings(&self.machine.sources, warnings, severity)
     }
 
     fn assume_base(&mut self, loaded: &Loaded) {
@@ -162,6 +220,48 @@ impl Session {
     /// Render errors as the command line prints them.
     pub fn render(&self, errors: &[Error]) -> String {
         render(&self.machine.sources, errors)
+    }
+}
+
+/// The error for a program file that is not there: where it was looked
+/// for, and a near file name if the directory has one.
+fn missing_file(path: &Path) -> Error {
+    let parent = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = parent.unwrap_or(Path::new(".")).to_path_buf();
+    let shown = path.display();
+    let mut notes = Vec::new();
+    let message = if path.is_dir() {
+        format!("`{shown}` is a directory, not a program file")
+    } else {
+        notes.push(format!("looked in the directory `{}`", dir.display()));
+        format!("cannot find the program file `{shown}`")
+    };
+    let with_ext: Vec<String> = ["lolli", "ll"]
+        .iter()
+        .map(|e| format!("{shown}.{e}"))
+        .filter(|p| Path::new(p).is_file())
+        .collect();
+    if let Some(p) = with_ext.first() {
+        notes.push(format!("did you mean `{p}`?"));
+    } else if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.ends_with(".lolli") || n.ends_with(".ll"))
+            .collect();
+        files.sort();
+        if let Some(near) = crate::util::nearest(name, &files) {
+            let near = parent.map_or(near.into(), |d| d.join(near));
+            notes.push(format!("did you mean `{}`?", near.display()));
+        }
+    }
+    Error::Load {
+        file: None,
+        span: 0..0,
+        message,
+        notes,
     }
 }
 
@@ -232,7 +332,7 @@ impl Query<'_> {
         }
         let mut bindings = Vec::new();
         for (name, v) in &self.vars {
-            let shown = p.term(*v);
+            let shown = p.binding(*v);
             if &shown != name {
                 bindings.push((name.clone(), shown));
             }

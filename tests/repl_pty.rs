@@ -216,7 +216,7 @@ jump f.
          no\n\
          timing off\n"
     );
-    assert_eq!((err.as_str(), status), ("", 1));
+    assert_eq!((err.as_str(), status), ("", 0));
 }
 
 #[test]

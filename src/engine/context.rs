@@ -355,6 +355,29 @@ impl Context {
         }
     }
 
+    /// The candidate streams over every item of `pred` if it has at most
+    /// `small` items (then computing keys would cost more than it saves).
+    pub fn small_cursor(&self, pred: (SymId, u32), small: u32) -> Option<Cursor> {
+        let Some(pi) = self.preds.get(&pred) else {
+            return Some(Cursor::default());
+        };
+        let (a, b) = (
+            self.buckets[pi.all[0].0 as usize].len() as u32,
+            self.buckets[pi.all[1].0 as usize].len() as u32,
+        );
+        if a + b > small {
+            return None;
+        }
+        let mut cur = Cursor::default();
+        for (bucket, n) in [(pi.all[0], a), (pi.all[1], b)] {
+            if n > 0 {
+                cur.streams[cur.n as usize] = (bucket.0, n);
+                cur.n += 1;
+            }
+        }
+        Some(cur)
+    }
+
     /// The candidate streams for a call with predicate `pred` and keys `keys`.
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
         let mut cur = Cursor::default();
@@ -364,6 +387,7 @@ impl Context {
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
         let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
         let mut best_size = len(pi.all[0]) + len(pi.all[1]);
+        let mut done = false;
         if let Some(h) = keys.whole {
             let g = pi.ground.get(&h);
             let size = g.map_or(0, |g| len(g[0]) + len(g[1]))
@@ -377,14 +401,15 @@ impl Context {
                     Some(pi.nonground[0]),
                     Some(pi.nonground[1]),
                 ];
+                // Few enough: looking at single arguments cannot pay off.
+                done = size <= 4;
             }
         }
-        for (i, key) in keys
-            .args
-            .iter()
-            .enumerate()
-            .take((pred.1 as usize).min(MAX_ARGS))
-        {
+        for (i, key) in keys.args.iter().enumerate().take(if done {
+            0
+        } else {
+            (pred.1 as usize).min(MAX_ARGS)
+        }) {
             if let Some(h) = key {
                 let g = pi.arg_ground.get(&(i as u32, *h));
                 let ng = pi.arg_nonground[i];
@@ -426,6 +451,12 @@ impl Context {
         Some(item)
     }
 
+    /// Whether a cursor has items left (usable or not).
+    #[inline]
+    pub fn has_more(cur: &Cursor) -> bool {
+        cur.streams[..cur.n as usize].iter().any(|s| s.1 > 0)
+    }
+
     /// The next candidate whose entry is usable.
     #[inline]
     pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
@@ -444,6 +475,21 @@ impl Context {
         self.bodies.truncate(lens.bodies as usize);
         self.envs.truncate(lens.envs as usize);
         self.memberships.truncate(lens.memberships as usize);
+    }
+
+    /// Bytes held by the context's arenas and index (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.capacity() * size_of::<Entry>()
+            + self.heap_alts.capacity() * size_of::<HeapAlt>()
+            + self.bodies.capacity() * size_of::<Body>()
+            + self.envs.capacity() * size_of::<Cell>()
+            + self.memberships.capacity() * size_of::<(BucketId, Item)>()
+            + self
+                .buckets
+                .iter()
+                .map(|b| b.capacity() * size_of::<Item>())
+                .sum::<usize>()
     }
 
     /// The current arena lengths.

@@ -189,12 +189,15 @@ enum Action {
         first: u32,
         end: u32,
     },
+    SubEnd,
 }
 
 #[derive(Copy, Clone, Debug)]
 struct Frame {
     action: Action,
     next: u32,
+    /// Number of clause uses between the query and this frame's goal.
+    depth: u32,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -204,6 +207,7 @@ enum Alternative {
         cursor: Cursor,
         parent: u32,
         origin: u32,
+        depth: u32,
     },
     Goal {
         goal: Cell,
@@ -291,6 +295,8 @@ pub struct Options {
     pub max_depth: Option<u32>,
     /// Stop a query at this instant.
     pub deadline: Option<Instant>,
+    /// Stop a query whose stacks grow beyond this many bytes.
+    pub max_memory: Option<usize>,
 }
 
 /// A loaded module: the compiled module and the ids of its templates.
@@ -341,6 +347,11 @@ pub struct Machine {
     started: Vec<Instant>,
     pairs: Vec<(Cell, Cell)>,
     pub(crate) pending: Option<Event>,
+    /// Depth (clause uses from the query) of the goal being run.
+    depth: u32,
+    /// Built-ins by symbol id and arity (all built-in names are interned
+    /// when the machine is made, so user symbols fall outside the table).
+    builtin_table: Vec<[Option<Builtin>; 3]>,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -348,8 +359,18 @@ type Step = Result<bool, RuntimeError>;
 impl Machine {
     /// A machine with an empty program.
     pub fn new(options: Options, host: Box<dyn Host>) -> Self {
+        let mut symbols = Symbols::new();
+        let mut builtin_table: Vec<[Option<Builtin>; 3]> = Vec::new();
+        for &(name, arity) in Builtin::ALL {
+            let id = symbols.intern(name).0 as usize;
+            if builtin_table.len() <= id {
+                builtin_table.resize(id + 1, [None; 3]);
+            }
+            builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
+        }
         Machine {
-            symbols: Symbols::new(),
+            builtin_table,
+            symbols,
             sources: Sources::new(),
             binder_names: Vec::new(),
             templates: Vec::new(),
@@ -375,6 +396,7 @@ impl Machine {
             started: Vec::new(),
             pairs: Vec::new(),
             pending: None,
+            depth: 0,
         }
     }
 
@@ -468,7 +490,9 @@ impl Machine {
             let e = self
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
-            for (k, (pred, keys)) in c.template.keys.iter().enumerate() {
+            // Alternatives are indexed last first, so the first (`R1` of
+            // `R1 & R2`) is on top of its buckets and is tried first.
+            for (k, (pred, keys)) in c.template.keys.iter().enumerate().rev() {
                 self.ctx
                     .index(&mut self.store.trail, e, k as u32, *pred, keys);
             }
@@ -537,6 +561,70 @@ impl Machine {
         self.started.push(Instant::now());
     }
 
+    /// Run `goal` to exhaustion inside the current proof (for built-ins such
+    /// as `findall`): the goal sees the current context, and whatever it
+    /// binds or consumes is undone afterwards.  `on_answer` is called at
+    /// each answer (the goal's bindings are visible then) and returns whether
+    /// to look for more.  The machine's state is unchanged on return.
+    pub fn sub_search(
+        &mut self,
+        goal: Cell,
+        on_answer: &mut dyn FnMut(&mut Machine) -> bool,
+    ) -> Result<(), RuntimeError> {
+        let (cont, slack) = (self.cont, self.slack);
+        self.push_choice(Alternative::Barrier);
+        let barrier = self.choices.len();
+        let end = self.push_frame(Action::SubEnd, NONE);
+        self.slack = 0;
+        self.cont = self.push_frame(
+            Action::Solve {
+                goal,
+                parent: NONE,
+                origin: NONE,
+            },
+            end,
+        );
+        let mut result = Ok(());
+        loop {
+            match self.run_inner() {
+                Ok(Event::Answer) => {
+                    if !on_answer(self) {
+                        break;
+                    }
+                    match self.backtrack() {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                Ok(Event::Exhausted) => break,
+                Ok(_) => {
+                    result = Err(RuntimeError::new(
+                        "top-level commands cannot run inside an aggregate such as findall",
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // Drop every choice above the barrier, then the barrier itself.
+        self.choices.truncate(barrier);
+        if let Some(ch) = self.choices.pop() {
+            self.restore(&ch);
+        }
+        self.update_hb();
+        self.cont = cont;
+        self.slack = slack;
+        self.pending = None;
+        result
+    }
+
     /// Abandon the innermost query: undo everything it did.
     pub fn end_query(&mut self) {
         while let Some(ch) = self.choices.pop() {
@@ -592,6 +680,7 @@ impl Machine {
             }
             let frame = self.frames[self.cont as usize];
             self.cont = frame.next;
+            self.depth = frame.depth;
             let ok = match frame.action {
                 Action::Solve {
                     goal,
@@ -650,6 +739,7 @@ impl Machine {
                         .map_or(0, |t| t.elapsed().as_millis() as i64);
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
+                Action::SubEnd => return Ok(Event::Answer),
                 Action::QueryEnd { first, end } => {
                     if self.query_end(first, end) {
                         return Ok(Event::Answer);
@@ -677,6 +767,15 @@ impl Machine {
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
         }
+        if let Some(limit) = self.options.max_memory {
+            if self.memory_used() > limit {
+                return Err(RuntimeError::new(format!(
+                    "memory limit exceeded: the search uses more than {} MB",
+                    limit / (1024 * 1024)
+                ))
+                .note("the query was stopped by --max-memory"));
+            }
+        }
         if let Some(d) = self.options.deadline {
             if Instant::now() >= d {
                 return Err(RuntimeError::new("time limit exceeded")
@@ -684,6 +783,17 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// Bytes held by the search's stacks and arenas (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.store.heap.cells.capacity() * size_of::<Cell>()
+            + self.store.trail.entries.capacity() * size_of::<Undo>()
+            + self.frames.capacity() * size_of::<Frame>()
+            + self.choices.capacity() * size_of::<Choice>()
+            + self.ctx.memory_used()
+            + self.proof.nodes.capacity() * size_of::<ProofNode>()
     }
 
     /// Whether the machine is inside a query that was stopped at `top`
@@ -700,7 +810,11 @@ impl Machine {
 
     #[inline]
     fn push_frame(&mut self, action: Action, next: u32) -> u32 {
-        self.frames.push(Frame { action, next });
+        self.frames.push(Frame {
+            action,
+            next,
+            depth: self.depth,
+        });
         self.frames.len() as u32 - 1
     }
 
@@ -779,9 +893,11 @@ impl Machine {
                     cursor,
                     parent,
                     origin,
+                    depth,
                 } => {
                     self.choices.pop();
                     self.update_hb();
+                    self.depth = depth;
                     if self.call(goal, cursor, parent, origin)? {
                         return Ok(true);
                     }
@@ -1093,18 +1209,25 @@ impl Machine {
                     return self.builtin(b, g, args, parent, origin);
                 }
                 self.inferences += 1;
-                let (pred, keys) = {
-                    let heap = &self.store.heap;
-                    keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
+                let cursor = match self.ctx.small_cursor((f, n), 8) {
+                    Some(c) => c,
+                    None => {
+                        let (pred, keys) = {
+                            let heap = &self.store.heap;
+                            keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
+                        };
+                        self.ctx.cursor(pred, &keys)
+                    }
                 };
-                let cursor = self.ctx.cursor(pred, &keys);
                 self.call(g, cursor, parent, origin)
             }
         }
     }
 
+    #[inline]
     fn builtin_of(&self, f: SymId, n: u32) -> Option<Builtin> {
-        Builtin::lookup(self.symbols.name(f), n)
+        let row = self.builtin_table.get(f.0 as usize)?;
+        *row.get(n as usize)?
     }
 
     fn bang_node(&mut self, g: Cell, inner: Cell, parent: u32, origin: u32) -> Step {
@@ -1341,7 +1464,7 @@ impl Machine {
             },
             node,
         );
-        for (k, a) in alts.iter().enumerate() {
+        for (k, a) in alts.iter().enumerate().rev() {
             let (pred, keys) = {
                 let heap = &self.store.heap;
                 keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
@@ -1398,7 +1521,7 @@ impl Machine {
             },
             node,
         );
-        for (k, (pred, key)) in keys.iter().enumerate() {
+        for (k, (pred, key)) in keys.iter().enumerate().rev() {
             self.ctx
                 .index(&mut self.store.trail, e, k as u32, *pred, key);
         }
@@ -1410,16 +1533,23 @@ impl Machine {
 
     /// Try the candidates of `cursor` for atom `goal`.
     fn call(&mut self, goal: Cell, mut cursor: Cursor, parent: u32, origin: u32) -> Step {
+        if let Some(max) = self.options.max_depth {
+            if self.depth >= max {
+                return Err(self
+                    .goal_error(format!("the proof is deeper than --max-depth {max}"), goal, origin)
+                    .note("raise the limit with --max-depth, or look for a recursion that does not end"));
+            }
+        }
         let Some(item) = self.ctx.next_usable(&mut cursor) else {
             return Ok(false);
         };
-        let mut peek = cursor;
-        if self.ctx.next_usable(&mut peek).is_some() {
+        if Context::has_more(&cursor) {
             self.push_choice(Alternative::Clauses {
                 goal,
                 cursor,
                 parent,
                 origin,
+                depth: self.depth,
             });
         }
         Ok(self.try_item(goal, item, parent))
@@ -1438,6 +1568,7 @@ impl Machine {
                     self.ctx.set_state(&mut self.store.trail, e, GONE);
                 }
                 let node = self.node(parent, Rule::Atom, goal, e, NONE);
+                self.depth += 1;
                 for i in (0..alt.nbody).rev() {
                     match self.ctx.bodies[(alt.body + i) as usize] {
                         Body::Goal(g) => self.push_solve(g, node, e),
@@ -1453,6 +1584,7 @@ impl Machine {
                         }
                     }
                 }
+                self.depth -= 1;
                 true
             }
             Source::Template { tpl, env } => {
@@ -1470,18 +1602,29 @@ impl Machine {
                     if entry.linear {
                         self.ctx.set_state(&mut self.store.trail, e, GONE);
                     }
-                    let mut bodies: Vec<(bool, Cell)> = Vec::with_capacity(alt.body.len());
-                    for b in &alt.body {
+                    let node = self.node(parent, Rule::Atom, goal, e, 0);
+                    self.depth += 1;
+                    for b in alt.body.iter().rev() {
                         match *b {
                             Body::Goal(g) => {
-                                bodies.push((false, self.copy_template(&t, g, &mut slots)))
+                                let g = self.copy_template(&t, g, &mut slots);
+                                self.push_solve(g, node, e);
                             }
                             Body::Bang(g) => {
-                                bodies.push((true, self.copy_template(&t, g, &mut slots)))
+                                let g = self.copy_template(&t, g, &mut slots);
+                                self.cont = self.push_frame(
+                                    Action::Bang {
+                                        goal: g,
+                                        parent: node,
+                                        origin: e,
+                                    },
+                                    self.cont,
+                                );
                             }
                         }
                     }
-                    let node = if self.options.proofs {
+                    self.depth -= 1;
+                    if node != NONE {
                         let s = self.proof.slots.len() as u32;
                         for sl in slots.iter() {
                             let c = match sl {
@@ -1490,23 +1633,7 @@ impl Machine {
                             };
                             self.proof.slots.push(c);
                         }
-                        self.node(parent, Rule::Atom, goal, e, s)
-                    } else {
-                        NONE
-                    };
-                    for &(bang, g) in bodies.iter().rev() {
-                        if bang {
-                            self.cont = self.push_frame(
-                                Action::Bang {
-                                    goal: g,
-                                    parent: node,
-                                    origin: e,
-                                },
-                                self.cont,
-                            );
-                        } else {
-                            self.push_solve(g, node, e);
-                        }
+                        self.proof.nodes[node as usize].b = s;
                     }
                 }
                 self.slots = slots;
@@ -1544,6 +1671,11 @@ impl Machine {
                         Cell::Struct(b) => {
                             let fc = t.cells[a.ix()];
                             if fc != self.store.heap.get(b) {
+                                let flat = self.store.flatten_apply(h);
+                                if flat != h {
+                                    stack.push((tc, flat));
+                                    continue;
+                                }
                                 ok = false;
                                 break;
                             }

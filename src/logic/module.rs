@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use super::template::{Compiler, Template};
 use crate::builtins::{is_connective, Builtin};
+use crate::diagnostics::RuntimeError;
 use crate::source::FileId;
 use crate::syntax::ast::{Item, Span};
 use crate::term::{SymId, Symbols};
@@ -78,6 +79,7 @@ pub fn compile_module(
     let mut params = Vec::new();
     let mut locals: Vec<String> = Vec::new();
     let mut memo = Vec::new();
+    let mut declared = false;
     for item in items {
         match item {
             Item::Module {
@@ -86,13 +88,24 @@ pub fn compile_module(
                 params: ps,
                 ..
             } => {
+                if declared {
+                    errors.push(ModuleError {
+                        span: name_span.clone(),
+                        message: "a file holds one module: this second `MODULE` declaration \
+                                  must go"
+                            .to_string(),
+                    });
+                    continue;
+                }
+                declared = true;
                 if let Some(expected) = expected_name {
                     if n != expected {
                         errors.push(ModuleError {
                             span: name_span.clone(),
                             message: format!(
-                                "this file declares module `{n}`, but it was loaded as module `{expected}`; \
-                                 rename the file to `{n}.lolli` or the declaration to `MODULE {expected}`"
+                                "this file declares module `{n}`, but it is loaded as module \
+                                 `{expected}`: a module's name must match its file name; rename \
+                                 the file to `{n}.lolli` or the declaration to `MODULE {expected}`"
                             ),
                         });
                     }
@@ -127,23 +140,26 @@ pub fn compile_module(
         match compiler.clause(term) {
             Ok(mut t) => {
                 t.origin = Some((file, term.span.clone()));
-                let mut bad = false;
-                for (alt, (pred, _)) in t.alts.iter().zip(&t.keys) {
+                let before = errors.len();
+                if linear && t.alts.is_empty() {
+                    errors.push(ModuleError {
+                        span: term.span.clone(),
+                        message: "`LINEAR` must be followed by a clause that can be a resource, \
+                                  but this clause has no head: it could never be used, \
+                                  so every query would fail"
+                            .to_string(),
+                    });
+                }
+                for (pred, _) in &t.keys {
                     let pname = symbols.name(pred.0).to_string();
-                    if Builtin::lookup(&pname, pred.1).is_some() || is_connective(&pname, pred.1) {
-                        bad = true;
-                        let _ = alt;
+                    if let Some(message) = head_error(&pname, pred.1, linear) {
                         errors.push(ModuleError {
                             span: term.span.clone(),
-                            message: format!(
-                                "`{pname}` with {} argument{} is built in and cannot be defined by a clause",
-                                pred.1,
-                                if pred.1 == 1 { "" } else { "s" }
-                            ),
+                            message,
                         });
                     }
                 }
-                if !bad {
+                if errors.len() == before {
                     clauses.push(ModuleClause {
                         template: Rc::new(t),
                         linear,
@@ -152,7 +168,14 @@ pub fn compile_module(
             }
             Err(e) => errors.push(ModuleError {
                 span: e.span,
-                message: e.message,
+                message: if linear {
+                    format!(
+                        "`LINEAR` must be followed by a clause that can be a resource: {}",
+                        e.message
+                    )
+                } else {
+                    e.message
+                },
             }),
         }
     }
@@ -167,6 +190,55 @@ pub fn compile_module(
         },
         errors,
     )
+}
+
+/// Why a clause may not have a head `name` with `arity` arguments, if it may not.
+fn head_error(name: &str, arity: u32, linear: bool) -> Option<String> {
+    let what = if linear { "a resource" } else { "a clause" };
+    if name == "$apply" {
+        return Some(format!(
+            "the head of {what} must start with a predicate name, \
+             not a variable or a `LOCAL` name"
+        ));
+    }
+    if is_connective(name, arity) {
+        let shown = match (name, arity) {
+            ("{}", 1) => "{ G }".to_string(),
+            ("->", 3) => "G1 -> G2 | G3".to_string(),
+            (_, 0) => name.to_string(),
+            _ => format!("A {name} B"),
+        };
+        return Some(format!(
+            "`{shown}` is a goal, not {what}: a clause's head must be an atom \
+             such as `p` or `p X Y`"
+        ));
+    }
+    Builtin::lookup(name, arity)?;
+    Some(format!(
+        "`{name}` with {arity} argument{} is built in and cannot be defined by {what}; \
+         choose another name",
+        if arity == 1 { "" } else { "s" }
+    ))
+}
+
+/// The error for a module that is not in any search directory: every
+/// directory searched, and a near name if one exists there.
+pub fn module_not_found(name: &str, dirs: &[PathBuf]) -> RuntimeError {
+    let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+    let mut e = RuntimeError::new(format!("module `{name}` not found"))
+        .note(format!(
+            "looked for `{name}.lolli` and `{name}.ll` in {}",
+            if shown.is_empty() {
+                "no directory (the search path is empty)".to_string()
+            } else {
+                shown.join(", ")
+            }
+        ))
+        .note("add a directory to the search path with `-I DIR` or `LOLLI_PATH`");
+    if let Some(near) = crate::util::nearest(name, &available_modules(dirs)) {
+        e = e.note(format!("did you mean `{near}`?"));
+    }
+    e
 }
 
 /// Find the file of module `name` in `dirs`; returns the path, or every path tried.

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::commands::{self, Command};
 use super::inspect;
-use crate::diagnostics::Error;
+use crate::diagnostics::{Error, Severity};
 use crate::engine::machine::Event;
 use crate::engine::Machine;
 use crate::session::Session;
@@ -55,6 +55,8 @@ pub enum Output {
     Closed(usize),
     /// `pop` or `popall` at the outermost level: the goal ended, nothing closed.
     Outermost,
+    /// Rendered warnings (for stderr; not an error).
+    Warning(String),
     /// Information for people (command output, timing), ending with a newline.
     Text(String),
     /// A rendered diagnostic (for stderr).
@@ -167,6 +169,11 @@ impl Backend {
     /// The session (its machine holds the program and the context).
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The session, to change (for example to take the warnings of the loaded files).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// The flag that stops a running query (set it from a signal handler).
@@ -483,6 +490,12 @@ impl Backend {
                     Some(l) => l.files.push(path.to_path_buf()),
                     None => self.files.push(path.to_path_buf()),
                 }
+                let warnings = self.session.take_warnings();
+                if !warnings.is_empty() {
+                    r.outputs.push(Output::Warning(
+                        self.session.render_warnings(&warnings, Severity::Warning),
+                    ));
+                }
                 r.outputs
                     .push(Output::Text(format!("loaded {}\n", path.display())));
             }
@@ -508,6 +521,12 @@ impl Backend {
                 return;
             }
         }
+        let warnings = fresh.take_warnings();
+        if !warnings.is_empty() {
+            r.outputs.push(Output::Warning(
+                fresh.render_warnings(&warnings, Severity::Warning),
+            ));
+        }
         self.session = fresh;
         let answers = std::mem::replace(&mut self.answers, Answers::Take(1));
         for level in levels {
@@ -531,7 +550,7 @@ impl Backend {
                 r.outputs.extend(
                     sub.outputs
                         .into_iter()
-                        .filter(|o| matches!(o, Output::Error(_))),
+                        .filter(|o| matches!(o, Output::Error(_) | Output::Warning(_))),
                 );
             }
         }
@@ -558,7 +577,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The printed answer of the current solution, and whether it has bindings.
+/// The printed answer of the current solution, and whether it has bindings
+/// (printed as [`crate::session::Query::answer`] prints them).
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, bool) {
     let p = crate::pretty::Printer::new(m);
     // A variable left unbound is shown by the first query name that reaches it.
@@ -569,7 +589,7 @@ fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, bool) {
     }
     let mut parts = Vec::new();
     for (name, v) in vars {
-        let shown = p.term(*v);
+        let shown = p.binding(*v);
         if &shown != name {
             parts.push(format!("{name} = {shown}"));
         }

@@ -8,8 +8,8 @@
 //! [`crate::syntax::is_complete`] says it is complete (a `:`-command is one
 //! line).  At the end of input a goal without its final `.` still runs.
 //!
-//! Exit status, as for `-e`: 0 when every goal had an answer, 1 when some
-//! goal had none, 2 at the first error (its diagnostic on stderr; the goals
+//! Exit status: 0 at the end of input or `bye` (whether or not the goals
+//! had answers), 2 at the first error (its diagnostic on stderr; the goals
 //! after it are not run).
 
 use std::io::Write;
@@ -74,6 +74,10 @@ pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool
             }
             Output::Opened(_) | Output::Closed(_) => Ok(()),
             Output::Text(t) => write!(out, "{t}"),
+            Output::Warning(w) => {
+                let _ = out.flush();
+                write!(err, "{w}")
+            }
             Output::Error(e) => {
                 let _ = out.flush();
                 let _ = write!(err, "{e}");
@@ -99,22 +103,19 @@ pub fn run(
     err: &mut dyn Write,
     stop_below: usize,
 ) -> i32 {
-    let mut status = 0;
     while backend.depth() >= stop_below {
         let Some(goal) = read_goal(next_line) else {
             break;
         };
         let reply = backend.input(&goal);
-        match print(&reply, out, err, false) {
-            Verdict::Answered => {}
-            Verdict::Failed => status = 1,
-            Verdict::Error => return 2,
+        if print(&reply, out, err, false) == Verdict::Error {
+            return 2;
         }
         if reply.next == Next::Quit {
             break;
         }
     }
-    status
+    0
 }
 
 /// Lines of the process's stdin (read one at a time, never held locked, so
