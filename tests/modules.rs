@@ -261,7 +261,7 @@ fn a_missing_file_on_the_command_line_is_an_error() {
     assert_eq!(
         run(&dir, &["nofile.lolli", "-e", "true"]),
         error(
-            "error[E002]: cannot read `nofile.lolli`: No such file or directory (os error 2)\n\n"
+            "error[E002]: cannot find the program file `nofile.lolli`\n = looked in the directory `.`\n\n"
         )
     );
 }
