@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod logic;
 pub mod pretty;
+pub mod repl;
 pub mod session;
 pub mod source;
 pub mod syntax;
