@@ -39,6 +39,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::context::{Context, ContextLens, Cursor, Item, Source, GONE};
+use super::memo::{MemoCall, MemoTable};
 use super::store::Store;
 use super::trail::Undo;
 use crate::builtins::{is_connective, Builtin};
@@ -190,6 +191,9 @@ enum Action {
         end: u32,
     },
     SubEnd,
+    MemoExit {
+        call: u32,
+    },
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -216,6 +220,9 @@ enum Alternative {
         rule: Rule,
     },
     Barrier,
+    MemoFail {
+        call: u32,
+    },
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -235,6 +242,7 @@ struct Choice {
     erased: u32,
     output: u32,
     input: u32,
+    memo_calls: u32,
 }
 
 /// The I/O the engine needs from its host (the engine itself never touches stdin/stdout).
@@ -349,6 +357,12 @@ pub struct Machine {
     pub(crate) pending: Option<Event>,
     /// Depth (clause uses from the query) of the goal being run.
     depth: u32,
+    /// Failure memoization table (see [`super::memo`]).
+    pub memo: MemoTable,
+    /// Predicates declared `MEMO`, by symbol id.
+    memo_preds: Vec<bool>,
+    /// Memoized calls in progress.
+    memo_calls: Vec<MemoCall>,
     /// Built-ins by symbol id and arity (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 3]>,
@@ -397,6 +411,9 @@ impl Machine {
             pairs: Vec::new(),
             pending: None,
             depth: 0,
+            memo: MemoTable::default(),
+            memo_preds: Vec::new(),
+            memo_calls: Vec::new(),
         }
     }
 
@@ -516,12 +533,18 @@ impl Machine {
             };
             &fresh
         };
+        for name in &loaded.module.memo {
+            self.memoize(name);
+        }
         let first = self.ctx.entries.len() as u32;
         for (i, c) in loaded.module.clauses.iter().enumerate().rev() {
             let tpl = loaded.tpl_ids[i];
             let e = self
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
+            if self.ctx.memo.on {
+                self.identify(e);
+            }
             // Alternatives are indexed last first, so the first (`R1` of
             // `R1 & R2`) is on top of its buckets and is tried first.
             for (k, (pred, keys)) in c.template.keys.iter().enumerate().rev() {
@@ -577,6 +600,16 @@ impl Machine {
     /// Start a query for `goal` (a heap term) in the current state.  Linear
     /// entries usable now must all be consumed by each answer (unless erased).
     pub fn start_query(&mut self, goal: Cell) {
+        if self.ctx.memo.on && self.choices.is_empty() {
+            let len = self.ctx.entries.len() as u32;
+            if self.ctx.memo.base != len {
+                // The program changed: keys made against the old one are void.
+                self.ctx.memo.base = len;
+                self.ctx.memo.unb_hash = 0;
+                self.ctx.memo.unb_nonground = 0;
+                self.memo.clear();
+            }
+        }
         self.push_choice(Alternative::Barrier);
         let first = 0;
         let end = self.ctx.entries.len() as u32;
@@ -591,6 +624,29 @@ impl Machine {
             q,
         );
         self.started.push(Instant::now());
+    }
+
+    pub(crate) fn memo_preds_mut(&mut self) -> &mut Vec<bool> {
+        &mut self.memo_preds
+    }
+
+    pub(crate) fn memo_calls_len(&self) -> u32 {
+        self.memo_calls.len() as u32
+    }
+
+    pub(crate) fn memo_call(&self, call: u32) -> Option<MemoCall> {
+        self.memo_calls.get(call as usize).copied()
+    }
+
+    pub(crate) fn push_memo_call(&mut self, c: MemoCall) {
+        self.memo_calls.push(c);
+    }
+
+    /// Push the choice point that detects a memoized call's failure, and the
+    /// frame that detects its success (after the call's body).
+    pub(crate) fn push_memo_fail(&mut self, call: u32) {
+        self.push_choice(Alternative::MemoFail { call });
+        self.cont = self.push_frame(Action::MemoExit { call }, self.cont);
     }
 
     /// Run `goal` to exhaustion inside the current proof (for built-ins such
@@ -772,6 +828,12 @@ impl Machine {
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
                 Action::SubEnd => return Ok(Event::Answer),
+                Action::MemoExit { call } => {
+                    if let Some(c) = self.memo_calls.get_mut(call as usize) {
+                        c.proved = true;
+                    }
+                    Ok(true)
+                }
                 Action::QueryEnd { first, end } => {
                     if self.query_end(first, end) {
                         return Ok(Event::Answer);
@@ -879,6 +941,7 @@ impl Machine {
             erased: self.proof.erased.len() as u32,
             output: self.output,
             input: self.input,
+            memo_calls: self.memo_calls.len() as u32,
         };
         self.choices.push(ch);
         self.store.hb = ch.heap;
@@ -906,6 +969,7 @@ impl Machine {
         self.slack = ch.slack;
         self.output = ch.output;
         self.input = ch.input;
+        self.memo_calls.truncate(ch.memo_calls as usize);
     }
 
     /// Resume the newest alternative; false when the innermost query is exhausted.
@@ -919,6 +983,11 @@ impl Machine {
                 Alternative::Barrier => {
                     self.cont = NONE;
                     return Ok(false);
+                }
+                Alternative::MemoFail { call } => {
+                    self.choices.pop();
+                    self.update_hb();
+                    self.memo_failed(call);
                 }
                 Alternative::Clauses {
                     goal,
@@ -1241,6 +1310,12 @@ impl Machine {
                     return self.builtin(b, g, args, parent, origin);
                 }
                 self.inferences += 1;
+                if self.ctx.memo.on
+                    && self.memo_preds.get(f.0 as usize) == Some(&true)
+                    && !self.memo_enter(g)
+                {
+                    return Ok(false);
+                }
                 let cursor = match self.ctx.small_cursor((f, n), 8) {
                     Some(c) => c,
                     None => {
@@ -1496,6 +1571,9 @@ impl Machine {
             },
             node,
         );
+        if self.ctx.memo.on {
+            self.identify(e);
+        }
         for (k, a) in alts.iter().enumerate().rev() {
             let (pred, keys) = {
                 let heap = &self.store.heap;
@@ -1553,6 +1631,9 @@ impl Machine {
             },
             node,
         );
+        if self.ctx.memo.on {
+            self.identify(e);
+        }
         for (k, (pred, key)) in keys.iter().enumerate().rev() {
             self.ctx
                 .index(&mut self.store.trail, e, k as u32, *pred, key);

@@ -9,6 +9,7 @@ pub mod context;
 pub mod copy;
 pub mod generalize;
 pub mod machine;
+pub mod memo;
 pub mod store;
 pub mod trail;
 
