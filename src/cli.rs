@@ -44,6 +44,31 @@ pub struct Args {
     /// Stop each query after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Print the derivation of each answer (tree, json, latex or dot).
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "tree", value_enum)]
+    pub proof: Option<ProofFormat>,
+    /// After each answer, list the uses of PRED's clauses (`name` or
+    /// `name/arity`) with what each consumed and assumed.
+    #[arg(long, value_name = "PRED")]
+    pub moves: Option<String>,
+    /// Check the derivation of every answer with the independent checker;
+    /// a rejected proof is an error.
+    #[arg(long)]
+    pub check_proofs: bool,
+}
+
+/// How `--proof` prints derivations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProofFormat {
+    /// An indented tree, one line per step.
+    Tree,
+    /// One JSON object per answer, on one line.
+    Json,
+    /// A bussproofs derivation.
+    Latex,
+    /// A Graphviz graph.
+    Dot,
 }
 
 /// Run the command line; returns the exit status.
@@ -130,6 +155,8 @@ fn run_goal(session: &mut Session, goal: &str, args: &Args) -> Result<bool, ()> 
             return Err(());
         }
     };
+    let wants_proofs = args.proof.is_some() || args.moves.is_some() || args.check_proofs;
+    session.machine.options.proofs = wants_proofs;
     let mut q = session.start(prepared);
     let mut n = 0usize;
     let mut out = std::io::stdout();
@@ -140,8 +167,16 @@ fn run_goal(session: &mut Session, goal: &str, args: &Args) -> Result<bool, ()> 
         match q.next_outcome() {
             Ok(Outcome::Answer(a)) => {
                 n += 1;
+                let proof = if wants_proofs { q.proof() } else { None };
+                if let (true, Some(p)) = (args.check_proofs, &proof) {
+                    if let Err(e) = p.check() {
+                        drop(q);
+                        eprintln!("error: the proof of answer {n} was rejected: {e}");
+                        return Err(());
+                    }
+                }
                 if !args.count {
-                    let _ = writeln!(out, "{a}");
+                    let _ = write!(out, "{}", show_answer(&a, n, proof.as_ref(), args));
                 }
             }
             Ok(Outcome::NoMore) => break,
@@ -169,9 +204,43 @@ fn run_goal(session: &mut Session, goal: &str, args: &Args) -> Result<bool, ()> 
         return Ok(true);
     }
     if n == 0 {
-        let _ = writeln!(out, "no");
+        match args.proof {
+            Some(ProofFormat::Json) => {}
+            Some(ProofFormat::Latex) => {
+                let _ = writeln!(out, "% no");
+            }
+            Some(ProofFormat::Dot) => {
+                let _ = writeln!(out, "// no");
+            }
+            _ => {
+                let _ = writeln!(out, "no");
+            }
+        }
     }
     Ok(n > 0)
+}
+
+/// An answer as the options ask: the bindings, then its proof and moves.
+fn show_answer(
+    a: &crate::session::Answer,
+    number: usize,
+    proof: Option<&crate::proof::Proof>,
+    args: &Args,
+) -> String {
+    use crate::proof::{moves, print_dot, print_json, print_latex, print_tree};
+    let mut text = match (args.proof, proof) {
+        (Some(ProofFormat::Json), Some(p)) => format!("{}\n", print_json::json(&a.bindings, p)),
+        (Some(ProofFormat::Latex), Some(p)) => print_latex::latex(&a.to_string(), p),
+        (Some(ProofFormat::Dot), Some(p)) => print_dot::dot(&a.to_string(), number, p),
+        (Some(ProofFormat::Tree), Some(p)) => format!("{a}\n{}", print_tree::tree(p)),
+        _ => format!("{a}\n"),
+    };
+    if let (Some(pred), Some(p)) = (&args.moves, proof) {
+        for m in moves::moves(p, pred) {
+            text.push_str(&format!("{m}\n"));
+        }
+    }
+    text
 }
 
 enum Loop {
