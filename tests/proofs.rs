@@ -279,6 +279,22 @@ fn checker_accepts_clauses_with_bodies_from_a_program() {
     assert_eq!(calm[0].1.root.children[0].children[0].rule, RuleName::Bang);
 }
 
+#[test]
+fn deep_proofs_are_checked_and_printed() {
+    let mut s = session();
+    s.load_str("nat.lolli", "nat 0.\nnat N :- N > 0, M is N - 1, nat M.\n")
+        .unwrap();
+    let ps = proofs(&mut s, "nat 5000", 1);
+    let p = &ps[0].1;
+    // nat k is at depth 2 (5000 - k); the built-ins of nat 1 are the deepest.
+    assert_eq!(p.root.depth(), 10001);
+    p.check().unwrap();
+    assert_eq!(moves::moves(p, "nat").len(), 5001);
+    let json = print_json::json(&ps[0].0, p);
+    // The path from the root to `nat 0` closes last.
+    assert!(json.ends_with(&format!("{}}}", "]}".repeat(10001))));
+}
+
 // ---------------------------------------------------------------------------
 // The triangle
 
@@ -644,4 +660,15 @@ fn cli_moves_lists_the_jumps() {
         "consumed: b (s (s (s (s z)))) (s z) peg, b (s (s (s z))) (s z) peg, b (s (s z)) (s z) empty  \
          assumed: b (s (s (s (s z)))) (s z) empty, b (s (s (s z))) (s z) empty, b (s (s z)) (s z) peg"
     ));
+}
+
+#[test]
+#[ignore = "bug (engine log): in `G1 & G2` with a slack G1, the resources only G2 consumes are not recorded as swallowed by G1's erase"]
+fn an_erase_in_the_left_branch_of_with_lists_what_it_swallowed() {
+    let ps = check_all("a -o b -o (erase & (a , b))", 1);
+    let erase = ps[0].root.at(&[0, 0, 0]).unwrap();
+    assert_eq!(erase.rule, RuleName::Erase);
+    let mut swallowed = texts(&erase.consumed);
+    swallowed.sort();
+    assert_eq!(swallowed, ["a", "b"]);
 }

@@ -217,6 +217,10 @@ impl Proof {
 /// Check that `root` proves `query` from the clauses `program`, using each
 /// linear resource of the program exactly once.
 pub fn check(program: &[Resource], query: &Term, root: &Node) -> Result<(), CheckError> {
+    super::with_stack(root.depth(), || check_here(program, query, root))
+}
+
+fn check_here(program: &[Resource], query: &Term, root: &Node) -> Result<(), CheckError> {
     let mut c = Checker {
         scope: HashMap::new(),
         path: Vec::new(),

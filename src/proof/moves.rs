@@ -60,7 +60,7 @@ fn is_use(n: &Node, pred: &str) -> bool {
 /// The uses of `pred`'s clauses in `proof`, in preorder.
 pub fn moves(proof: &Proof, pred: &str) -> Vec<Move> {
     let mut out = Vec::new();
-    for (_, n) in proof.root.preorder() {
+    for n in proof.root.nodes() {
         if !is_use(n, pred) {
             continue;
         }

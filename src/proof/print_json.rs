@@ -24,6 +24,10 @@ use super::tree::{Node, Proof, Resource, RuleName};
 
 /// One line of JSON (without the newline) for an answer and its proof.
 pub fn json(answer: &[(String, String)], proof: &Proof) -> String {
+    super::with_stack(proof.root.depth(), || json_here(answer, proof))
+}
+
+fn json_here(answer: &[(String, String)], proof: &Proof) -> String {
     let mut out = String::from("{\"answer\": {");
     for (i, (name, value)) in answer.iter().enumerate() {
         if i > 0 {

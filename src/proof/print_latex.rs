@@ -15,7 +15,11 @@ use super::tree::{Node, Proof, Resource};
 /// The proof as a bussproofs `prooftree`, preceded by the answer as a comment.
 pub fn latex(answer: &str, proof: &Proof) -> String {
     let mut out = format!("% {answer}\n\\begin{{prooftree}}\n");
-    emit(&mut out, &proof.root);
+    out.push_str(&super::with_stack(proof.root.depth(), || {
+        let mut body = String::new();
+        emit(&mut body, &proof.root);
+        body
+    }));
     out.push_str("\\end{prooftree}\n");
     out
 }

@@ -160,7 +160,30 @@ impl Node {
         Some(n)
     }
 
-    /// Every node in preorder with its path.
+    /// The length of the longest path from this node to a leaf.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(0usize, self)];
+        while let Some((d, n)) = stack.pop() {
+            deepest = deepest.max(d);
+            stack.extend(n.children.iter().map(|c| (d + 1, c)));
+        }
+        deepest
+    }
+
+    /// Every node in preorder.
+    pub fn nodes(&self) -> Vec<&Node> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            stack.extend(n.children.iter().rev());
+            out.push(n);
+        }
+        out
+    }
+
+    /// Every node in preorder with its path (the paths cost the depth each:
+    /// for small proofs and tests).
     pub fn preorder(&self) -> Vec<(Vec<usize>, &Node)> {
         let mut out = Vec::new();
         let mut stack: Vec<(Vec<usize>, &Node)> = vec![(Vec::new(), self)];
@@ -173,6 +196,17 @@ impl Node {
             out.push((path, n));
         }
         out
+    }
+}
+
+impl Drop for Node {
+    /// Drop deep trees without recursion (a proof can be as deep as the
+    /// recursion it records).
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.children);
+        while let Some(mut n) = stack.pop() {
+            stack.append(&mut n.children);
+        }
     }
 }
 
