@@ -18,6 +18,7 @@ use clap::Parser;
 
 use crate::diagnostics::Severity;
 use crate::engine::{Options, StdHost};
+pub use crate::proof::view::{ProofFormat, ProofView};
 use crate::repl::backend::SessionFactory;
 use crate::repl::piped::{self, Verdict};
 use crate::repl::{editor, Answers, Backend};
@@ -64,6 +65,18 @@ pub struct Args {
     /// the default), make them errors (`error`, exit status 2) or hide them (`none`).
     #[arg(short = 'W', value_name = "WHAT", value_enum, default_value_t = WarningMode::Warn)]
     pub warnings: WarningMode,
+    /// Print the derivation of each answer (tree, json, latex or dot).
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "tree", value_enum)]
+    pub proof: Option<ProofFormat>,
+    /// After each answer, list the uses of PRED's clauses (`name` or
+    /// `name/arity`) with what each consumed and assumed.
+    #[arg(long, value_name = "PRED")]
+    pub moves: Option<String>,
+    /// Check the derivation of every answer with the independent checker;
+    /// a rejected proof is an error.
+    #[arg(long)]
+    pub check_proofs: bool,
 }
 
 /// What `-W` asks for.
@@ -150,6 +163,15 @@ pub fn run(args: Args) -> i32 {
     };
     if !report_warnings(backend.session_mut(), args.warnings) {
         return 2;
+    }
+    backend.set_proof_view(ProofView {
+        format: args.proof,
+        moves: args.moves.clone(),
+        check: args.check_proofs,
+    });
+    if args.goals.is_empty() {
+        // The top level keeps the proof of the last answer for `:proof`.
+        backend.record_proofs();
     }
     backend.set_timeout(args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))));
     if args.goals.is_empty() {

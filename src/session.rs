@@ -340,6 +340,13 @@ impl Query<'_> {
         Answer { bindings }
     }
 
+    /// The derivation of the current answer, when proof recording is on
+    /// (`session.machine.options.proofs = true` before starting the query);
+    /// `None` when nothing was recorded.  Variables print as in [`Query::answer`].
+    pub fn proof(&mut self) -> Option<crate::proof::Proof> {
+        crate::proof::build(&mut self.session.machine, &self.vars)
+    }
+
     /// The session this query runs in.
     pub fn session(&mut self) -> &mut Session {
         self.session

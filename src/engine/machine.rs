@@ -166,6 +166,9 @@ enum Action {
         v1: u32,
         saved: u32,
         restricted: bool,
+        /// Trail length when G2 started, and the context length at the `&`.
+        g2_trail: u32,
+        ctx_len: u32,
     },
     BangEnd {
         saved: u32,
@@ -795,7 +798,9 @@ impl Machine {
                     v1,
                     saved,
                     restricted,
-                } => Ok(self.with_end(c1, n, v1, saved, restricted)),
+                    g2_trail,
+                    ctx_len,
+                } => Ok(self.with_end(c1, n, v1, saved, restricted, g2_trail, ctx_len)),
                 Action::BangEnd { saved } => {
                     self.ctx.unrestrict(&mut self.store.trail);
                     self.slack = saved;
@@ -1448,6 +1453,7 @@ impl Machine {
             }
         }
         let n = self.aux.len() as u32 - c1;
+        let g2_trail = self.store.trail.mark() as u32;
         self.cont = self.push_frame(
             Action::WithEnd {
                 c1,
@@ -1455,6 +1461,8 @@ impl Machine {
                 v1,
                 saved,
                 restricted,
+                g2_trail,
+                ctx_len,
             },
             self.cont,
         );
@@ -1463,8 +1471,37 @@ impl Machine {
         true
     }
 
-    fn with_end(&mut self, c1: u32, n: u32, v1: u32, saved: u32, restricted: bool) -> bool {
+    #[allow(clippy::too_many_arguments)]
+    fn with_end(
+        &mut self,
+        c1: u32,
+        n: u32,
+        v1: u32,
+        saved: u32,
+        restricted: bool,
+        g2_trail: u32,
+        ctx_len: u32,
+    ) -> bool {
         let v2 = self.slack;
+        // With slack in G1, G2 may consume more than G1 did: G1's erase
+        // swallowed those resources (recorded for the proof).
+        let n1 = Self::slack_node(v1);
+        if n1 != NONE {
+            let c1_set: Vec<u32> = self.aux[c1 as usize..(c1 + n) as usize].to_vec();
+            for i in g2_trail as usize..self.store.trail.mark() {
+                if let Undo::State(e, _) = self.store.trail.entries[i] {
+                    let e = e.0;
+                    if e < ctx_len
+                        && self.ctx.entries[e as usize].linear
+                        && self.ctx.entries[e as usize].state == GONE
+                        && !c1_set.contains(&e)
+                        && !self.proof.erased.contains(&(n1, e))
+                    {
+                        self.proof.erased.push((n1, e));
+                    }
+                }
+            }
+        }
         for i in c1..c1 + n {
             let e = self.aux[i as usize];
             if self.ctx.entries[e as usize].state != GONE {

@@ -139,6 +139,10 @@ pub struct Backend {
     timing: bool,
     timeout: Option<Duration>,
     stats: Stats,
+    /// What to show or check with each answer's proof.
+    proof_view: crate::proof::view::ProofView,
+    /// The proof of the last answer (when proofs are recorded), for `:proof`.
+    last_proof: Option<crate::proof::Proof>,
 }
 
 impl Backend {
@@ -163,6 +167,8 @@ impl Backend {
             timing: false,
             timeout: None,
             stats: Stats::default(),
+            proof_view: Default::default(),
+            last_proof: None,
         })
     }
 
@@ -337,6 +343,25 @@ impl Backend {
         r
     }
 
+    /// Show or check proofs with each answer as `view` says; recording
+    /// proofs is turned on when the view needs them.
+    pub fn set_proof_view(&mut self, view: crate::proof::view::ProofView) {
+        if view.active() {
+            self.session.machine.options.proofs = true;
+        }
+        self.proof_view = view;
+    }
+
+    /// Record proofs (for `:proof` and `:moves`) even when answers do not show them.
+    pub fn record_proofs(&mut self) {
+        self.session.machine.options.proofs = true;
+    }
+
+    /// The proof of the last answer, if proofs were recorded.
+    pub fn last_proof(&self) -> Option<&crate::proof::Proof> {
+        self.last_proof.as_ref()
+    }
+
     /// Run the query of `p` (the innermost on the machine) until it stops,
     /// showing answers as the policy says.
     fn drive(&mut self, mut p: Pending, r: &mut Reply) {
@@ -367,7 +392,25 @@ impl Backend {
             match ev {
                 Event::Answer => {
                     p.found += 1;
-                    let (text, bindings) = answer(&self.session.machine, &p.vars);
+                    let (mut text, pairs) = answer(&self.session.machine, &p.vars);
+                    let bindings = !pairs.is_empty();
+                    if self.session.machine.options.proofs {
+                        let proof = crate::proof::build(&mut self.session.machine, &p.vars);
+                        if let Some(proof) = &proof {
+                            if self.proof_view.check {
+                                if let Err(e) = proof.check() {
+                                    self.end_query();
+                                    r.outputs.push(Output::Error(format!(
+                                        "error: the proof of answer {} was rejected: {e}\n",
+                                        p.found
+                                    )));
+                                    return;
+                                }
+                            }
+                            text = self.proof_view.show(&text, &pairs, p.found, proof);
+                        }
+                        self.last_proof = proof;
+                    }
                     if self.answers != Answers::Count {
                         r.outputs.push(Output::Answer(text));
                     }
@@ -464,10 +507,30 @@ impl Backend {
             Command::Trace(_) => r.outputs.push(text(
                 "`:trace` is not available yet: the engine has no step hook to report to\n".into(),
             )),
-            Command::Proof | Command::Moves(_) => r.outputs.push(text(
-                "proofs are not available yet: proof recording arrives with the proof-term issue\n"
-                    .into(),
-            )),
+            Command::Proof => match &self.last_proof {
+                Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
+                None => r.outputs.push(text(
+                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
+                        .into(),
+                )),
+            },
+            Command::Moves(pred) => match &self.last_proof {
+                Some(p) => {
+                    let lines: String = crate::proof::moves::moves(p, &pred)
+                        .iter()
+                        .map(|m| format!("{m}\n"))
+                        .collect();
+                    r.outputs.push(text(if lines.is_empty() {
+                        format!("the last proof uses no clause of `{pred}`\n")
+                    } else {
+                        lines
+                    }));
+                }
+                None => r.outputs.push(text(
+                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
+                        .into(),
+                )),
+            },
         }
         r
     }
@@ -579,7 +642,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// The printed answer of the current solution, and whether it has bindings
 /// (printed as [`crate::session::Query::answer`] prints them).
-fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, bool) {
+fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
     let p = crate::pretty::Printer::new(m);
     // A variable left unbound is shown by the first query name that reaches it.
     for (name, v) in vars {
@@ -587,16 +650,21 @@ fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, bool) {
             p.name_var(*v, name);
         }
     }
-    let mut parts = Vec::new();
+    let mut pairs = Vec::new();
     for (name, v) in vars {
         let shown = p.binding(*v);
         if &shown != name {
-            parts.push(format!("{name} = {shown}"));
+            pairs.push((name.clone(), shown));
         }
     }
-    if parts.is_empty() {
-        ("yes".to_string(), false)
+    let text = if pairs.is_empty() {
+        "yes".to_string()
     } else {
-        (parts.join(", "), true)
-    }
+        pairs
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    (text, pairs)
 }
