@@ -77,6 +77,15 @@ pub struct Args {
     /// a rejected proof is an error.
     #[arg(long)]
     pub check_proofs: bool,
+    /// Memoize the failures of predicate PRED (repeatable), as `MEMO PRED.` does.
+    #[arg(long, value_name = "PRED")]
+    pub memo: Vec<String>,
+    /// Keep at most N failure keys in the memo table.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub memo_limit: usize,
+    /// After each goal, print inferences and memo table figures on stderr.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// What `-W` asks for.
@@ -164,6 +173,13 @@ pub fn run(args: Args) -> i32 {
     if !report_warnings(backend.session_mut(), args.warnings) {
         return 2;
     }
+    {
+        let m = &mut backend.session_mut().machine;
+        m.memo.limit = args.memo_limit.max(2);
+        for p in &args.memo {
+            m.memoize(p);
+        }
+    }
     backend.set_proof_view(ProofView {
         format: args.proof,
         moves: args.moves.clone(),
@@ -179,8 +195,19 @@ pub fn run(args: Args) -> i32 {
     }
     let mut status = 0;
     for g in &args.goals {
+        let before = backend.session_mut().machine.inferences;
+        let started = std::time::Instant::now();
         let reply = backend.run_goal(g);
         let verdict = piped::print(&reply, &mut std::io::stdout(), &mut std::io::stderr(), true);
+        if args.stats {
+            let m = &backend.session_mut().machine;
+            eprint!(
+                "% {} inferences in {:.3} s\n% {}",
+                m.inferences - before,
+                started.elapsed().as_secs_f64(),
+                crate::repl::inspect::memo_line(m)
+            );
+        }
         match verdict {
             Verdict::Answered => {}
             Verdict::Failed => status = 1,

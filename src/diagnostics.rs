@@ -166,6 +166,8 @@ pub enum WarningKind {
     UnusedLocal,
     /// A clause that exactly repeats an earlier clause.
     DuplicateClause,
+    /// A `MEMO` predicate whose search can run a built-in with side effects.
+    MemoSideEffect,
 }
 
 impl WarningKind {
@@ -177,6 +179,7 @@ impl WarningKind {
             WarningKind::ArityMismatch => "W003",
             WarningKind::UnusedLocal => "W004",
             WarningKind::DuplicateClause => "W005",
+            WarningKind::MemoSideEffect => "W006",
         }
     }
 }

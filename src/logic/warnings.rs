@@ -56,6 +56,19 @@ struct Facts {
     modules: Vec<String>,
     /// Every head and call, in file order.
     uses: Vec<Use>,
+    /// Per top-level clause: the predicate names it defines, the names it
+    /// calls and the side-effecting built-ins it runs (for `MEMO` checks).
+    summaries: Vec<Summary>,
+    /// The summary of the clause being scanned.
+    current: Summary,
+}
+
+/// What one top-level clause defines and reaches.
+#[derive(Default, Clone)]
+struct Summary {
+    heads: Vec<String>,
+    calls: Vec<String>,
+    effects: Vec<String>,
 }
 
 /// The warnings for `checked` (files just loaded, with their items), in the
@@ -90,6 +103,9 @@ pub fn check(
         duplicates(*file, items, &mut out);
     }
     predicates(&facts, &mut out);
+    for (file, items) in checked {
+        memo_effects(*file, items, &facts, &mut out);
+    }
     out.sort_by(|a, b| {
         (a.file, a.span.start, a.kind, &a.message).cmp(&(b.file, b.span.start, b.kind, &b.message))
     });
@@ -132,6 +148,13 @@ fn atom(t: &Term) -> Option<(&str, &[Term])> {
 }
 
 fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
+    facts.current = Summary::default();
+    scan_roles(root, file, facts);
+    let summary = std::mem::take(&mut facts.current);
+    facts.summaries.push(summary);
+}
+
+fn scan_roles<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
     let mut work = vec![root];
     while let Some(role) = work.pop() {
         match role {
@@ -194,20 +217,32 @@ fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec
             work.push(Role::Goal(c));
         }
         ("telling" | "seeing", [f, g]) => {
+            facts.current.effects.push(name.to_string());
             work.push(Role::Goal(g));
             work.push(Role::Data(f));
         }
         ("timing", [g, v]) => {
+            facts.current.effects.push(name.to_string());
             work.push(Role::Data(v));
             work.push(Role::Goal(g));
         }
-        ("load", [m]) => module(m, facts),
+        ("load", [m]) => {
+            facts.current.effects.push(name.to_string());
+            module(m, facts)
+        }
         _ => {
             let arity = args.len() as u32;
             work.extend(args.iter().map(Role::Data));
-            if is_connective(name, arity) || Builtin::lookup(name, arity).is_some() {
+            if let Some(b) = Builtin::lookup(name, arity) {
+                if b.has_side_effects() {
+                    facts.current.effects.push(name.to_string());
+                }
                 return;
             }
+            if is_connective(name, arity) {
+                return;
+            }
+            facts.current.calls.push(name.to_string());
             facts.uses.push(Use {
                 pred: (name.to_string(), arity),
                 file,
@@ -249,6 +284,7 @@ fn clause<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut V
         _ => {
             let pred = (name.to_string(), args.len() as u32);
             work.extend(args.iter().map(Role::Data));
+            facts.current.heads.push(name.to_string());
             facts.provided.insert(pred.clone());
             facts.uses.push(Use {
                 pred,
@@ -264,6 +300,64 @@ fn module(m: &Term, facts: &mut Facts) {
     match atom(m) {
         Some((name, _)) => facts.modules.push(name.to_string()),
         None => facts.open_world = true,
+    }
+}
+
+// ------------------------------------------------------------------ MEMO
+
+/// W006: a `MEMO` predicate whose search can run a built-in with side
+/// effects (then a recorded failure may not be a failure next time).
+fn memo_effects(file: FileId, items: &[Item], facts: &Facts, out: &mut Vec<Warning>) {
+    for item in items {
+        let Item::Memo(names, _) = item else { continue };
+        for (name, span) in names {
+            // Breadth-first over the predicates reachable from `name`,
+            // remembering how each was reached.
+            let mut via: HashMap<String, String> = HashMap::new();
+            let mut queue = std::collections::VecDeque::from([name.clone()]);
+            via.insert(name.clone(), String::new());
+            let mut found: Option<(String, String)> = None;
+            while let Some(p) = queue.pop_front() {
+                for s in facts.summaries.iter().filter(|s| s.heads.contains(&p)) {
+                    if let Some(e) = s.effects.first() {
+                        found = Some((p.clone(), e.clone()));
+                        break;
+                    }
+                    for c in &s.calls {
+                        if !via.contains_key(c) {
+                            via.insert(c.clone(), p.clone());
+                            queue.push_back(c.clone());
+                        }
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
+            }
+            let Some((at, builtin)) = found else { continue };
+            let mut path = vec![at.clone()];
+            let mut p = at;
+            while let Some(prev) = via.get(&p).filter(|v| !v.is_empty()) {
+                path.push(prev.clone());
+                p = prev.clone();
+            }
+            path.reverse();
+            out.push(Warning {
+                kind: WarningKind::MemoSideEffect,
+                file,
+                span: span.clone(),
+                message: format!(
+                    "`{name}` is memoized, but its search can run `{builtin}`, which has side effects"
+                ),
+                related: Vec::new(),
+                notes: vec![
+                    format!("reached through: {} -> {builtin}", path.join(" -> ")),
+                    "a recorded failure is only sound when success depends on the call and the \
+                     context alone; remove MEMO or the side effect"
+                        .to_string(),
+                ],
+            });
+        }
     }
 }
 

@@ -122,7 +122,8 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
          compiled clauses:  {}\n\
          modules loaded:    {}\n\
          heap cells:        {}\n\
-         trail entries:     {}\n",
+         trail entries:     {}\n\
+         {}",
         s.queries,
         s.inferences,
         s.search_time.as_secs_f64(),
@@ -132,6 +133,19 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
         m.modules.len(),
         m.store.heap.len(),
         m.store.trail.entries.len(),
+        memo_line(m),
+    )
+}
+
+/// The memo table's figures, as `--stats` and `:stats` print them.
+pub fn memo_line(m: &Machine) -> String {
+    if !m.memo_on() {
+        return "memo table:        off\n".to_string();
+    }
+    let st = m.memo.stats;
+    format!(
+        "memo table:        {} keys (limit {}), {} hits, {} misses, {} recorded, {} evicted\n",
+        st.size, m.memo.limit, st.hits, st.misses, st.recorded, st.evicted
     )
 }
 
