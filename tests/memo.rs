@@ -42,7 +42,7 @@ fn the_centre_search_visits_each_position_once() {
 #[test]
 fn memo_keeps_the_answers_and_their_order() {
     let cases: &[(&str, &str, &[&str])] = &[
-        ("programs/solitaire.lolli", &"jump (s (s (s z)))", &["jump"]),
+        ("programs/solitaire.lolli", "jump (s (s (s z)))", &["jump"]),
         (
             "programs/solitaire2.lolli",
             "jump (j A (j B (j C f)))",
