@@ -406,3 +406,34 @@ fn piped_mode_prints_like_eval() {
     );
     assert!(String::from_utf8(err).unwrap().starts_with("error[E001]"));
 }
+
+#[test]
+fn trace_shows_calls_resources_and_backtracking() {
+    let (mut b, _) = backend(&[], Answers::Take(1));
+    assert_eq!(
+        b.input(":trace on"),
+        reply(vec![Output::Text("trace on\n".into())], Next::Goal)
+    );
+    let r = b.input("(p a , q) -o (p b ; p a , q).");
+    assert_eq!(
+        r,
+        reply(
+            vec![
+                Output::Text(
+                    "assume p a, q linearly for p b ; p a, q\n\
+                     call p b\n\
+                     fail p b\n\
+                     call p a\n  \
+                       by consuming p a\n\
+                     call q\n  \
+                       by consuming q\n"
+                        .into()
+                ),
+                answer("yes"),
+            ],
+            Next::Goal
+        )
+    );
+    b.input(":trace off");
+    assert_eq!(b.input("a -o a."), reply(vec![answer("yes")], Next::Goal));
+}

@@ -366,6 +366,8 @@ pub struct Machine {
     memo_preds: Vec<bool>,
     /// Memoized calls in progress.
     memo_calls: Vec<MemoCall>,
+    /// Receives a step-by-step trace, when installed.
+    pub tracer: Option<Box<dyn super::trace::Tracer>>,
     /// Built-ins by symbol id and arity (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 3]>,
@@ -417,6 +419,7 @@ impl Machine {
             memo: MemoTable::default(),
             memo_preds: Vec::new(),
             memo_calls: Vec::new(),
+            tracer: None,
         }
     }
 
@@ -1004,6 +1007,9 @@ impl Machine {
                     self.choices.pop();
                     self.update_hb();
                     self.depth = depth;
+                    if self.tracer.is_some() {
+                        self.trace(super::trace::TraceKind::Redo, goal, String::new());
+                    }
                     if self.call(goal, cursor, parent, origin)? {
                         return Ok(true);
                     }
@@ -1024,6 +1030,48 @@ impl Machine {
                         self.push_solve(goal, parent, origin);
                     }
                     return Ok(true);
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Tracing
+
+    fn trace(&mut self, kind: super::trace::TraceKind, goal: Cell, detail: String) {
+        let event = super::trace::TraceEvent {
+            kind,
+            depth: self.depth,
+            goal: self.show(goal),
+            detail,
+        };
+        if let Some(t) = self.tracer.as_mut() {
+            t.event(event);
+        }
+    }
+
+    /// The clause of entry `e`, printed for a trace.
+    fn entry_text(&self, e: u32) -> String {
+        let entry = self.ctx.entries[e as usize];
+        match entry.source {
+            Source::Heap { clause, .. } => self.show(clause),
+            Source::Template { tpl, .. } => {
+                let t = &self.templates[tpl as usize];
+                match &t.origin {
+                    Some((file, span)) => {
+                        let text = self
+                            .sources
+                            .get(*file)
+                            .and_then(|f| f.text.get(span.clone()))
+                            .unwrap_or("?");
+                        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                        format!(
+                            "{text}  ({}:{})",
+                            self.sources.name(*file),
+                            self.sources.line(*file, span.start)
+                        )
+                    }
+                    None => "a clause".to_string(),
                 }
             }
         }
@@ -1159,6 +1207,17 @@ impl Machine {
                 let rule = if linear { Rule::Lolli } else { Rule::Imp };
                 let node = self.node(parent, rule, g, 0, 0);
                 let (first, end) = self.assume(d, linear, node, g, origin)?;
+                if self.tracer.is_some() {
+                    let what: Vec<String> =
+                        (first..end).rev().map(|e| self.entry_text(e)).collect();
+                    let kind = if linear {
+                        "linearly"
+                    } else {
+                        "for unbounded use"
+                    };
+                    let detail = format!("{} {kind}", what.join(", "));
+                    self.trace(super::trace::TraceKind::Assume, body, detail);
+                }
                 if node != NONE {
                     self.proof.nodes[node as usize].a = first;
                     self.proof.nodes[node as usize].b = end;
@@ -1315,6 +1374,9 @@ impl Machine {
                     return self.builtin(b, g, args, parent, origin);
                 }
                 self.inferences += 1;
+                if self.tracer.is_some() {
+                    self.trace(super::trace::TraceKind::Call, g, String::new());
+                }
                 if self.ctx.memo.on
                     && self.memo_preds.get(f.0 as usize) == Some(&true)
                     && !self.memo_enter(g)
@@ -1691,6 +1753,9 @@ impl Machine {
             }
         }
         let Some(item) = self.ctx.next_usable(&mut cursor) else {
+            if self.tracer.is_some() {
+                self.trace(super::trace::TraceKind::Fail, goal, String::new());
+            }
             return Ok(false);
         };
         if Context::has_more(&cursor) {
@@ -1702,7 +1767,22 @@ impl Machine {
                 depth: self.depth,
             });
         }
-        Ok(self.try_item(goal, item, parent))
+        let more = Context::has_more(&cursor);
+        let ok = self.try_item(goal, item, parent);
+        if !ok && !more && self.tracer.is_some() {
+            self.trace(super::trace::TraceKind::Fail, goal, String::new());
+        }
+        if ok && self.tracer.is_some() {
+            let linear = self.ctx.entries[item.entry as usize].linear;
+            let kind = if linear {
+                super::trace::TraceKind::Resource
+            } else {
+                super::trace::TraceKind::Clause
+            };
+            let text = self.entry_text(item.entry);
+            self.trace(kind, goal, text);
+        }
+        Ok(ok)
     }
 
     fn try_item(&mut self, goal: Cell, item: Item, parent: u32) -> bool {

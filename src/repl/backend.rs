@@ -14,7 +14,9 @@
 //! Enter (`pending`).  Every query is started and ended here, through
 //! [`Machine::start_query`] and [`Machine::end_query`].
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,6 +145,25 @@ pub struct Backend {
     proof_view: crate::proof::view::ProofView,
     /// The proof of the last answer (when proofs are recorded), for `:proof`.
     last_proof: Option<crate::proof::Proof>,
+    /// Trace lines collected while `:trace on`.
+    trace: Option<Rc<RefCell<Vec<String>>>>,
+}
+
+/// Most trace lines kept for one step of a query.
+const TRACE_LINES: usize = 2000;
+
+/// Collects trace events as lines.
+struct LineTracer(Rc<RefCell<Vec<String>>>);
+
+impl crate::engine::trace::Tracer for LineTracer {
+    fn event(&mut self, event: crate::engine::trace::TraceEvent) {
+        let mut lines = self.0.borrow_mut();
+        if lines.len() < TRACE_LINES {
+            lines.push(event.to_string());
+        } else if lines.len() == TRACE_LINES {
+            lines.push(format!("... (trace cut after {TRACE_LINES} lines)"));
+        }
+    }
 }
 
 impl Backend {
@@ -169,6 +190,7 @@ impl Backend {
             stats: Stats::default(),
             proof_view: Default::default(),
             last_proof: None,
+            trace: None,
         })
     }
 
@@ -372,6 +394,12 @@ impl Backend {
             let ev = if p.started { m.next_answer() } else { m.run() };
             p.started = true;
             let (elapsed, steps) = (start.elapsed(), m.inferences - inferences);
+            if let Some(buf) = &self.trace {
+                let lines: Vec<String> = buf.borrow_mut().drain(..).collect();
+                if !lines.is_empty() {
+                    r.outputs.push(Output::Text(lines.join("\n") + "\n"));
+                }
+            }
             self.stats.search_time += elapsed;
             self.stats.inferences += steps;
             let timing = self.timing.then(|| {
@@ -504,9 +532,18 @@ impl Backend {
                 r.outputs
                     .push(text(format!("timing {}\n", if on { "on" } else { "off" })));
             }
-            Command::Trace(_) => r.outputs.push(text(
-                "`:trace` is not available yet: the engine has no step hook to report to\n".into(),
-            )),
+            Command::Trace(on) => {
+                if on {
+                    let buf = Rc::new(RefCell::new(Vec::new()));
+                    self.session.machine.tracer = Some(Box::new(LineTracer(buf.clone())));
+                    self.trace = Some(buf);
+                } else {
+                    self.session.machine.tracer = None;
+                    self.trace = None;
+                }
+                r.outputs
+                    .push(text(format!("trace {}\n", if on { "on" } else { "off" })));
+            }
             Command::Proof => match &self.last_proof {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
                 None => r.outputs.push(text(
