@@ -14,7 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::term::Term;
-use super::tree::{ClauseUse, Node, Proof, Resource, RuleName, Witness};
+use super::tree::{ClauseUse, Node, Proof, Resource, Witness};
 use crate::engine::context::{Source, GONE};
 use crate::engine::machine::{ProofNode, NONE};
 use crate::engine::{Machine, Rule};
@@ -121,7 +121,7 @@ pub fn build(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
     for i in (0..nodes.len()).rev() {
         let n = nodes[i];
         let goal = to_term(m, n.goal);
-        let mut node = Node::new(rule_name(n.rule), goal, printer.term(n.goal));
+        let mut node = Node::new(n.rule, goal, printer.term(n.goal));
         match n.rule {
             Rule::Atom => {
                 let r = resources.get(&n.a);
@@ -185,25 +185,6 @@ pub fn build(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
             .collect(),
         root,
     })
-}
-
-fn rule_name(r: Rule) -> RuleName {
-    match r {
-        Rule::Atom => RuleName::Atom,
-        Rule::Builtin => RuleName::Builtin,
-        Rule::One => RuleName::One,
-        Rule::Erase => RuleName::Erase,
-        Rule::Bang => RuleName::Bang,
-        Rule::Tensor => RuleName::Tensor,
-        Rule::With => RuleName::With,
-        Rule::Lolli => RuleName::Lolli,
-        Rule::Imp => RuleName::Imp,
-        Rule::Forall => RuleName::Forall,
-        Rule::Exists => RuleName::Exists,
-        Rule::OrLeft => RuleName::OrLeft,
-        Rule::OrRight => RuleName::OrRight,
-        Rule::Guard => RuleName::Guard,
-    }
 }
 
 /// The clause instance of an atom node that used a template clause, copied

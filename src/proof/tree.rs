@@ -11,38 +11,8 @@
 
 use super::term::Term;
 
-/// The rule a node applies.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum RuleName {
-    /// Backchaining on a clause, or using a resource.
-    Atom,
-    /// A built-in predicate.
-    Builtin,
-    /// `true`.
-    One,
-    /// `erase` (⊤): swallows resources.
-    Erase,
-    /// `{G}`: prove G without linear resources.
-    Bang,
-    /// `G1 , G2`.
-    Tensor,
-    /// `G1 & G2`.
-    With,
-    /// `D -o G` (also `G :- D` and `M --o G`).
-    Lolli,
-    /// `D => G` (also `G <= D`).
-    Imp,
-    /// `forall x \ G`.
-    Forall,
-    /// `exists x \ G`.
-    Exists,
-    /// `G1 ; G2` by its left side.
-    OrLeft,
-    /// `G1 ; G2` by its right side.
-    OrRight,
-    /// `G1 -> G2 | G3`.
-    Guard,
-}
+/// The rule of a proof step: the engine's own record of it.
+pub type RuleName = crate::engine::Rule;
 
 impl RuleName {
     /// The name used in every output format (`or_left`, `tensor`, ...).

@@ -57,6 +57,23 @@ impl Machine {
         Ok(ok)
     }
 
+    /// Push a body goal (a heap term) of the clause in entry `e`.
+    fn push_body(&mut self, b: Body, node: u32, e: u32) {
+        match b {
+            Body::Goal(g) => self.push_solve(g, node, e),
+            Body::Bang(g) => {
+                self.cont = self.push_frame(
+                    Action::Bang {
+                        goal: g,
+                        parent: node,
+                        origin: e,
+                    },
+                    self.cont,
+                )
+            }
+        }
+    }
+
     pub(super) fn try_item(&mut self, goal: Cell, item: Item, parent: u32) -> bool {
         let e = item.entry;
         let entry = self.ctx.entries[e as usize];
@@ -72,19 +89,8 @@ impl Machine {
                 let node = self.node(parent, Rule::Atom, goal, e, NONE);
                 self.depth += 1;
                 for i in (0..alt.nbody).rev() {
-                    match self.ctx.bodies[(alt.body + i) as usize] {
-                        Body::Goal(g) => self.push_solve(g, node, e),
-                        Body::Bang(g) => {
-                            self.cont = self.push_frame(
-                                Action::Bang {
-                                    goal: g,
-                                    parent: node,
-                                    origin: e,
-                                },
-                                self.cont,
-                            )
-                        }
-                    }
+                    let b = self.ctx.bodies[(alt.body + i) as usize];
+                    self.push_body(b, node, e);
                 }
                 self.depth -= 1;
                 true
@@ -107,23 +113,11 @@ impl Machine {
                     let node = self.node(parent, Rule::Atom, goal, e, 0);
                     self.depth += 1;
                     for b in alt.body.iter().rev() {
-                        match *b {
-                            Body::Goal(g) => {
-                                let g = self.copy_template(&t, g, &mut slots);
-                                self.push_solve(g, node, e);
-                            }
-                            Body::Bang(g) => {
-                                let g = self.copy_template(&t, g, &mut slots);
-                                self.cont = self.push_frame(
-                                    Action::Bang {
-                                        goal: g,
-                                        parent: node,
-                                        origin: e,
-                                    },
-                                    self.cont,
-                                );
-                            }
-                        }
+                        let b = match *b {
+                            Body::Goal(g) => Body::Goal(self.copy_template(&t, g, &mut slots)),
+                            Body::Bang(g) => Body::Bang(self.copy_template(&t, g, &mut slots)),
+                        };
+                        self.push_body(b, node, e);
                     }
                     self.depth -= 1;
                     if node != NONE {

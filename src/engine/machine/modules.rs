@@ -67,6 +67,11 @@ impl Machine {
         if !errors.is_empty() {
             return Err(errors);
         }
+        Ok(self.register(module))
+    }
+
+    /// Give the templates of a compiled module their ids.
+    fn register(&mut self, module: Module) -> Loaded {
         let tpl_ids = module
             .clauses
             .iter()
@@ -75,10 +80,10 @@ impl Machine {
                 self.templates.len() as u32 - 1
             })
             .collect();
-        Ok(Loaded {
+        Loaded {
             module: Rc::new(module),
             tpl_ids,
-        })
+        }
     }
 
     /// Push the clauses of a loaded module into the context, with parameters
@@ -108,18 +113,7 @@ impl Machine {
                 &mut self.binder_names,
                 Some(&map),
             );
-            let tpl_ids = module
-                .clauses
-                .iter()
-                .map(|c| {
-                    self.templates.push(c.template.clone());
-                    self.templates.len() as u32 - 1
-                })
-                .collect();
-            fresh = Loaded {
-                module: Rc::new(module),
-                tpl_ids,
-            };
+            fresh = self.register(module);
             &fresh
         };
         for name in &loaded.module.memo {

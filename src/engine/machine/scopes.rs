@@ -29,19 +29,26 @@ impl Machine {
         }
     }
 
+    /// Linear entry `e` is still unconsumed where it must be consumed: count
+    /// it as swallowed by the erase behind slack `v`.  False without slack.
+    fn erase_leftover(&mut self, e: u32, v: u32) -> bool {
+        if v == 0 {
+            return false;
+        }
+        self.ctx.set_state(&mut self.store.trail, e, GONE);
+        let n = Self::slack_node(v);
+        if n != NONE {
+            self.proof.erased.push((n, e));
+        }
+        true
+    }
+
     pub(super) fn exit_scope(&mut self, first: u32, end: u32, saved: u32) -> bool {
         let v = self.slack;
         for e in first..end {
             let entry = self.ctx.entries[e as usize];
-            if entry.linear && entry.state != GONE {
-                if v == 0 {
-                    return false;
-                }
-                self.ctx.set_state(&mut self.store.trail, e, GONE);
-                let n = Self::slack_node(v);
-                if n != NONE {
-                    self.proof.erased.push((n, e));
-                }
+            if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
+                return false;
             }
         }
         self.ctx.close_scope(&mut self.store.trail, first, end);
@@ -52,15 +59,11 @@ impl Machine {
     pub(super) fn query_end(&mut self, first: u32, end: u32) -> bool {
         let v = self.slack;
         for e in first..end {
-            if self.ctx.entries[e as usize].linear && self.ctx.usable(e) {
-                if v == 0 {
-                    return false;
-                }
-                self.ctx.set_state(&mut self.store.trail, e, GONE);
-                let n = Self::slack_node(v);
-                if n != NONE {
-                    self.proof.erased.push((n, e));
-                }
+            if self.ctx.entries[e as usize].linear
+                && self.ctx.usable(e)
+                && !self.erase_leftover(e, v)
+            {
+                return false;
             }
         }
         true
@@ -153,15 +156,8 @@ impl Machine {
         }
         for i in c1..c1 + n {
             let e = self.aux[i as usize];
-            if self.ctx.entries[e as usize].state != GONE {
-                if v2 == 0 {
-                    return false;
-                }
-                self.ctx.set_state(&mut self.store.trail, e, GONE);
-                let node = Self::slack_node(v2);
-                if node != NONE {
-                    self.proof.erased.push((node, e));
-                }
+            if self.ctx.entries[e as usize].state != GONE && !self.erase_leftover(e, v2) {
+                return false;
             }
         }
         if restricted {
