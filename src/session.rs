@@ -272,6 +272,34 @@ pub struct Prepared {
     vars: Vec<(String, Cell)>,
 }
 
+impl Prepared {
+    /// The goal term and its named variables (name, heap variable), in
+    /// order of first appearance.
+    pub fn into_parts(self) -> (Cell, Vec<(String, Cell)>) {
+        (self.cell, self.vars)
+    }
+}
+
+/// The answer the machine holds now, for a goal with these named variables:
+/// a variable left unbound is shown by the first query name that reaches
+/// it, and a variable that shows as itself is left out.
+pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
+    let p = crate::pretty::Printer::new(m);
+    for (name, v) in vars {
+        if p.is_unbound(*v) {
+            p.name_var(*v, name);
+        }
+    }
+    let mut bindings = Vec::new();
+    for (name, v) in vars {
+        let shown = p.binding(*v);
+        if &shown != name {
+            bindings.push((name.clone(), shown));
+        }
+    }
+    Answer { bindings }
+}
+
 /// A running query.  Dropping it undoes everything it did.
 pub struct Query<'s> {
     session: &'s mut Session,
@@ -322,22 +350,7 @@ impl Query<'_> {
 
     /// The bindings of the current answer.
     pub fn answer(&self) -> Answer {
-        let m = &self.session.machine;
-        let p = crate::pretty::Printer::new(m);
-        // A variable left unbound is shown by the first query name that reaches it.
-        for (name, v) in &self.vars {
-            if p.is_unbound(*v) {
-                p.name_var(*v, name);
-            }
-        }
-        let mut bindings = Vec::new();
-        for (name, v) in &self.vars {
-            let shown = p.binding(*v);
-            if &shown != name {
-                bindings.push((name.clone(), shown));
-            }
-        }
-        Answer { bindings }
+        answer_of(&self.session.machine, &self.vars)
     }
 
     /// The derivation of the current answer, when proof recording is on

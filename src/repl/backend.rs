@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::commands::{self, Command};
 use super::inspect;
-use crate::diagnostics::{Error, Severity};
+use crate::diagnostics::Severity;
 use crate::engine::machine::Event;
 use crate::engine::Machine;
 use crate::session::Session;
@@ -323,30 +323,9 @@ impl Backend {
     pub fn run_goal(&mut self, text: &str) -> Reply {
         self.stop_pending();
         let mut r = Reply::new();
-        let m = &mut self.session.machine;
-        let file = m.sources.add("<goal>", text);
-        let ast = match crate::syntax::parse_goal(text) {
-            Ok(a) => a,
-            Err(e) => {
-                let err = Error::Syntax {
-                    file,
-                    span: e.span,
-                    message: e.message,
-                    expected: e.expected,
-                };
-                r.outputs.push(Output::Error(self.session.render(&[err])));
-                return r;
-            }
-        };
-        let (cell, vars) = match m.build_term_named(&ast) {
-            Ok(t) => t,
-            Err(message) => {
-                let err = Error::Load {
-                    file: Some(file),
-                    span: ast.span.clone(),
-                    message,
-                    notes: Vec::new(),
-                };
+        let (cell, vars) = match self.session.prepare(text) {
+            Ok(p) => p.into_parts(),
+            Err(err) => {
                 r.outputs.push(Output::Error(self.session.render(&[err])));
                 return r;
             }
@@ -680,28 +659,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// The printed answer of the current solution, and whether it has bindings
 /// (printed as [`crate::session::Query::answer`] prints them).
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
-    let p = crate::pretty::Printer::new(m);
-    // A variable left unbound is shown by the first query name that reaches it.
-    for (name, v) in vars {
-        if p.is_unbound(*v) {
-            p.name_var(*v, name);
-        }
-    }
-    let mut pairs = Vec::new();
-    for (name, v) in vars {
-        let shown = p.binding(*v);
-        if &shown != name {
-            pairs.push((name.clone(), shown));
-        }
-    }
-    let text = if pairs.is_empty() {
-        "yes".to_string()
-    } else {
-        pairs
-            .iter()
-            .map(|(n, v)| format!("{n} = {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    (text, pairs)
+    let a = crate::session::answer_of(m, vars);
+    (a.to_string(), a.bindings)
 }
