@@ -72,6 +72,19 @@ pub fn term_hash(
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
     let mut h = Hasher64::new();
+    // Constants, the common arguments, need no stack.
+    match deref(c) {
+        Cell::Atom(s) => {
+            h.add(1, s.0 as u64);
+            return Some(h.finish());
+        }
+        Cell::Int(i) => {
+            h.add(2, i as u64);
+            return Some(h.finish());
+        }
+        Cell::Ref(_) | Cell::Bound(_) => return None,
+        _ => {}
+    }
     stack.clear();
     stack.push(c);
     while let Some(c) = stack.pop() {

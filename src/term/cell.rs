@@ -232,11 +232,12 @@ impl Hasher64 {
     pub fn new() -> Self {
         Hasher64(0x2545_f491_4f6c_dd1d)
     }
-    /// Mix in a tagged word.
+    /// Mix in a tagged word (the tag, a small number, is folded into the
+    /// word's top bits: one multiply per word).
     #[inline]
     pub fn add(&mut self, tag: u64, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ tag).wrapping_mul(Self::K);
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
+        let w = word ^ tag.rotate_right(6);
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
     }
     /// The final value.
     #[inline]
