@@ -329,6 +329,8 @@ pub struct Machine {
     pub interrupt: Arc<AtomicBool>,
     /// Calls made (atoms and built-ins), for statistics.
     pub inferences: u64,
+    /// Predicates written in Rust by an embedder.
+    pub foreign: super::foreign::Foreign,
     pub(crate) host: Box<dyn Host>,
     frames: Vec<Frame>,
     choices: Vec<Choice>,
@@ -363,6 +365,7 @@ impl Machine {
             proof: ProofLog::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
             inferences: 0,
+            foreign: Default::default(),
             host,
             frames: Vec::new(),
             choices: Vec::new(),
@@ -1159,6 +1162,9 @@ impl Machine {
                 if let Some(b) = self.builtin_of(f, n) {
                     self.inferences += 1;
                     return self.builtin(b, g, args, parent, origin);
+                }
+                if let Some(rust) = self.foreign_of(f, n) {
+                    return self.call_foreign(rust, g, args, n, parent, origin);
                 }
                 self.inferences += 1;
                 let (pred, keys) = {
