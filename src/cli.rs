@@ -1,17 +1,28 @@
 //! The command line: `lolli [OPTIONS] [FILE]... [-e GOAL]...`.
 //!
+//! With `-e`, each goal runs in turn and its answers are printed; without,
+//! the top level of [`crate::repl`] starts: the line editor when stdin is a
+//! terminal, the plain reader otherwise.
+//!
 //! Exit status: 0 when every goal given with `-e` had an answer (or `--count`
 //! ran), 1 when some goal had none, 2 on any error (syntax, missing module,
-//! runtime error), with the message on stderr.
+//! runtime error, a limit reached, a warning under `-W error`), with the
+//! message on stderr.  Warnings about the loaded files go to stderr after
+//! loading, before any goal runs.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Parser;
 
+use crate::diagnostics::Severity;
 use crate::engine::{Options, StdHost};
-use crate::session::{Outcome, Session};
+pub use crate::proof::view::{ProofFormat, ProofView};
+use crate::repl::backend::SessionFactory;
+use crate::repl::piped::{self, Verdict};
+use crate::repl::{editor, Answers, Backend};
+use crate::session::Session;
 
 /// Command-line arguments.
 #[derive(Parser, Debug)]
@@ -44,6 +55,48 @@ pub struct Args {
     /// Stop each query after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Stop a query whose goals nest deeper than N.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Stop a query whose stacks grow beyond this many megabytes.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<usize>,
+    /// What to do with warnings about the loaded files: print them (`warn`,
+    /// the default), make them errors (`error`, exit status 2) or hide them (`none`).
+    #[arg(short = 'W', value_name = "WHAT", value_enum, default_value_t = WarningMode::Warn)]
+    pub warnings: WarningMode,
+    /// Print the derivation of each answer (tree, json, latex or dot).
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "tree", value_enum)]
+    pub proof: Option<ProofFormat>,
+    /// After each answer, list the uses of PRED's clauses (`name` or
+    /// `name/arity`) with what each consumed and assumed.
+    #[arg(long, value_name = "PRED")]
+    pub moves: Option<String>,
+    /// Check the derivation of every answer with the independent checker;
+    /// a rejected proof is an error.
+    #[arg(long)]
+    pub check_proofs: bool,
+    /// Memoize the failures of predicate PRED (repeatable), as `MEMO PRED.` does.
+    #[arg(long, value_name = "PRED")]
+    pub memo: Vec<String>,
+    /// Keep at most N failure keys in the memo table.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub memo_limit: usize,
+    /// After each goal, print inferences and memo table figures on stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// What `-W` asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WarningMode {
+    /// Print warnings on stderr and go on.
+    Warn,
+    /// Print warnings as errors and stop with exit status 2.
+    Error,
+    /// Print nothing.
+    None,
 }
 
 /// Run the command line; returns the exit status.
@@ -81,240 +134,134 @@ fn search_path(args: &Args) -> Vec<PathBuf> {
     dirs
 }
 
+/// How many answers to show: as the options say, else one (or, at a
+/// terminal's top level, as many as the user asks for).
+fn answers(args: &Args, asking: bool) -> Answers {
+    if args.count {
+        Answers::Count
+    } else if args.all {
+        Answers::Take(usize::MAX)
+    } else if let Some(n) = args.limit {
+        Answers::Take(n)
+    } else if asking {
+        Answers::Ask
+    } else {
+        Answers::Take(1)
+    }
+}
+
 /// Run with parsed arguments; returns the exit status.
 pub fn run(args: Args) -> i32 {
     let options = Options {
         allow_system: args.allow_system,
         search_path: search_path(&args),
+        max_depth: args.max_depth,
+        max_memory: args.max_memory.map(|mb| mb.saturating_mul(1024 * 1024)),
         ..Options::default()
     };
-    let mut session = Session::with_options(options, Box::new(StdHost));
-    for f in &args.files {
-        if let Err(errs) = session.load_file(f) {
-            eprint!("{}", session.render(&errs));
+    let factory: SessionFactory =
+        Box::new(move || Session::with_options(options.clone(), Box::new(StdHost)));
+    let terminal = std::io::stdin().is_terminal();
+    let policy = answers(&args, terminal && args.goals.is_empty());
+    let mut backend = match Backend::new(factory, &args.files, policy) {
+        Ok(b) => b,
+        Err(text) => {
+            eprint!("{text}");
             return 2;
         }
+    };
+    if !report_warnings(backend.session_mut(), args.warnings) {
+        return 2;
     }
+    {
+        let m = &mut backend.session_mut().machine;
+        m.memo.limit = args.memo_limit.max(2);
+        for p in &args.memo {
+            m.memoize(p);
+        }
+    }
+    backend.set_proof_view(ProofView {
+        format: args.proof,
+        moves: args.moves.clone(),
+        check: args.check_proofs,
+    });
     if args.goals.is_empty() {
-        return repl(&mut session, &args);
+        // The top level keeps the proof of the last answer for `:proof`.
+        backend.record_proofs();
+    }
+    backend.set_timeout(args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))));
+    if args.goals.is_empty() {
+        return top_level(&mut backend, terminal, 0);
     }
     let mut status = 0;
     for g in &args.goals {
-        match run_goal(&mut session, g, &args) {
-            Ok(true) => {}
-            Ok(false) => status = status.max(1),
-            Err(()) => return 2,
+        let before = backend.session_mut().machine.inferences;
+        let started = std::time::Instant::now();
+        let reply = backend.run_goal(g);
+        let verdict = piped::print(&reply, &mut std::io::stdout(), &mut std::io::stderr(), true);
+        if args.stats {
+            let m = &backend.session_mut().machine;
+            eprint!(
+                "% {} inferences in {:.3} s\n% {}",
+                m.inferences - before,
+                started.elapsed().as_secs_f64(),
+                crate::repl::inspect::memo_line(m)
+            );
+        }
+        match verdict {
+            Verdict::Answered => {}
+            Verdict::Failed => status = 1,
+            Verdict::Error => return 2,
+        }
+        if backend.depth() > 0 {
+            // The goal called `top`: read goals from stdin in its context
+            // until that level closes.
+            backend.set_answers(answers(&args, terminal));
+            let nested = top_level(&mut backend, terminal, 1);
+            backend.pop_all();
+            backend.set_answers(policy);
+            if nested == 2 {
+                return 2;
+            }
         }
     }
     status
 }
 
-fn set_deadline(session: &mut Session, args: &Args) {
-    session.machine.options.deadline = args
-        .timeout
-        .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+/// Print the warnings about what was loaded as `-W` says; false when they
+/// count as errors.
+pub fn report_warnings(session: &mut Session, mode: WarningMode) -> bool {
+    let warnings = session.take_warnings();
+    match mode {
+        WarningMode::None => true,
+        WarningMode::Warn => {
+            eprint!("{}", session.render_warnings(&warnings, Severity::Warning));
+            true
+        }
+        WarningMode::Error => {
+            if warnings.is_empty() {
+                return true;
+            }
+            eprint!("{}", session.render_warnings(&warnings, Severity::Error));
+            eprintln!("error: -W error makes the warnings above errors; nothing was run");
+            false
+        }
+    }
 }
 
-/// Solve one goal, printing answers as the options say.  Ok(found an answer).
-fn run_goal(session: &mut Session, goal: &str, args: &Args) -> Result<bool, ()> {
-    set_deadline(session, args);
-    let limit = if args.count || args.all {
-        usize::MAX
+/// The top level on stdin, until the end of input or until the nesting
+/// depth falls below `stop_below`.
+fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
+    if terminal {
+        editor::run(backend, stop_below)
     } else {
-        args.limit.unwrap_or(1)
-    };
-    let prepared = match session.prepare(goal) {
-        Ok(p) => p,
-        Err(e) => {
-            eprint!("{}", session.render(&[e]));
-            return Err(());
-        }
-    };
-    let mut q = session.start(prepared);
-    let mut n = 0usize;
-    let mut out = std::io::stdout();
-    loop {
-        if n >= limit {
-            break;
-        }
-        match q.next_outcome() {
-            Ok(Outcome::Answer(a)) => {
-                n += 1;
-                if !args.count {
-                    let _ = writeln!(out, "{a}");
-                }
-            }
-            Ok(Outcome::NoMore) => break,
-            Ok(Outcome::Top) => {
-                // A nested top level: read goals from stdin in this context.
-                let stdin = std::io::stdin();
-                let mut lines = stdin.lock();
-                let r = nested_loop(q.session(), &mut lines, args, 1);
-                return match r {
-                    Loop::Error => Err(()),
-                    _ => Ok(true),
-                };
-            }
-            Ok(_) => break,
-            Err(e) => {
-                let text = q.session().render(&[e]);
-                drop(q);
-                eprint!("{text}");
-                return Err(());
-            }
-        }
-    }
-    if args.count {
-        let _ = writeln!(out, "{n}");
-        return Ok(true);
-    }
-    if n == 0 {
-        let _ = writeln!(out, "no");
-    }
-    Ok(n > 0)
-}
-
-enum Loop {
-    /// End of input or `bye`.
-    Quit,
-    /// `pop`: return to the level below.
-    Pop,
-    /// `popall`: return to the outermost level.
-    PopAll,
-    /// An error in non-interactive use.
-    Error,
-}
-
-fn repl(session: &mut Session, args: &Args) -> i32 {
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
-    let mut lines = stdin.lock();
-    if interactive {
-        println!(
-            "lolli {} — type a goal ending with `.`; `bye.` leaves.",
-            env!("CARGO_PKG_VERSION")
-        );
-    }
-    loop {
-        match nested_loop(session, &mut lines, args, 0) {
-            Loop::Quit => return 0,
-            Loop::Error => return 2,
-            Loop::Pop | Loop::PopAll => {
-                if interactive {
-                    println!("You are at the outermost top level. Use `bye.` to leave.");
-                }
-            }
-        }
-    }
-}
-
-/// Read one goal (possibly several lines) from `input`; None at end of input.
-fn read_goal(input: &mut dyn BufRead, prompt: &str, interactive: bool) -> Option<String> {
-    let mut text = String::new();
-    loop {
-        if interactive {
-            print!("{}", if text.is_empty() { prompt } else { "|  " });
-            let _ = std::io::stdout().flush();
-        }
-        let mut line = String::new();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => {
-                return if text.trim().is_empty() {
-                    None
-                } else {
-                    Some(text)
-                };
-            }
-            Ok(_) => {}
-        }
-        text.push_str(&line);
-        if text.trim().is_empty() {
-            text.clear();
-            continue;
-        }
-        if crate::syntax::is_complete(&text) {
-            return Some(text);
-        }
-    }
-}
-
-/// A read-solve-print loop at nesting `depth`.
-fn nested_loop(session: &mut Session, input: &mut dyn BufRead, args: &Args, depth: usize) -> Loop {
-    let interactive = std::io::stdin().is_terminal();
-    let prompt = if depth == 0 {
-        "?- ".to_string()
-    } else {
-        format!("[{depth}] ?- ")
-    };
-    loop {
-        let Some(goal) = read_goal(input, &prompt, interactive) else {
-            return Loop::Quit;
-        };
-        set_deadline(session, args);
-        let prepared = match session.prepare(&goal) {
-            Ok(p) => p,
-            Err(e) => {
-                eprint!("{}", session.render(&[e]));
-                if !interactive {
-                    return Loop::Error;
-                }
-                continue;
-            }
-        };
-        let mut q = session.start(prepared);
-        let mut found = 0usize;
-        loop {
-            match q.next_outcome() {
-                Ok(Outcome::Answer(a)) => {
-                    found += 1;
-                    println!("{a}");
-                    let more = if args.all {
-                        true
-                    } else if interactive && !a.bindings.is_empty() {
-                        print!("more? (; for next, Enter to stop) ");
-                        let _ = std::io::stdout().flush();
-                        let mut l = String::new();
-                        let _ = input.read_line(&mut l);
-                        l.trim_start().starts_with(';')
-                    } else {
-                        false
-                    };
-                    if !more {
-                        break;
-                    }
-                }
-                Ok(Outcome::NoMore) => {
-                    if found == 0 || interactive {
-                        println!("no");
-                    }
-                    break;
-                }
-                Ok(Outcome::Top) => {
-                    let r = nested_loop(q.session(), input, args, depth + 1);
-                    match r {
-                        Loop::Pop => break,
-                        Loop::PopAll if depth > 0 => return Loop::PopAll,
-                        Loop::PopAll => break,
-                        other => return other,
-                    }
-                }
-                Ok(Outcome::Pop) => return Loop::Pop,
-                Ok(Outcome::PopAll) => return Loop::PopAll,
-                Ok(Outcome::Bye) => return Loop::Quit,
-                Ok(Outcome::Abort) => {
-                    println!("aborted");
-                    break;
-                }
-                Err(e) => {
-                    let text = q.session().render(&[e]);
-                    eprint!("{text}");
-                    if !interactive {
-                        drop(q);
-                        return Loop::Error;
-                    }
-                    break;
-                }
-            }
-        }
+        let mut lines = piped::stdin_lines();
+        piped::run(
+            backend,
+            &mut lines,
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+            stop_below,
+        )
     }
 }

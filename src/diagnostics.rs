@@ -1,9 +1,14 @@
 //! Errors and warnings as data, and their rendering with codespan-reporting.
 //!
 //! Every stage reports problems as values of [`Error`] (with the source and
-//! span they concern); only this module turns them into text.  Rendering is
-//! rustc-style: a headline, the offending text underlined, and notes saying
-//! what was expected or what to do.
+//! span they concern) and load-time advice as values of [`Warning`]; only
+//! this module turns them into text.  Rendering is rustc-style: a headline
+//! with a code, the offending text underlined, and notes saying what was
+//! expected or what to do.
+//!
+//! Codes: `E001` syntax, `E002` load, `E003` runtime; warnings `W001`..`W005`
+//! (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
+//! (the command line's `-W error`) keeps its code.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
@@ -148,20 +153,118 @@ impl Error {
     }
 }
 
+/// What a load-time warning is about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WarningKind {
+    /// A variable that occurs only once in its clause (and does not start with `_`).
+    SingletonVariable,
+    /// A call to a predicate that no clause, module or assumption can provide.
+    UnknownPredicate,
+    /// A predicate name defined with different numbers of arguments.
+    ArityMismatch,
+    /// A `LOCAL` name that no clause of the module uses.
+    UnusedLocal,
+    /// A clause that exactly repeats an earlier clause.
+    DuplicateClause,
+    /// A `MEMO` predicate whose search can run a built-in with side effects.
+    MemoSideEffect,
+}
+
+impl WarningKind {
+    /// The code shown in brackets after `warning`.
+    pub fn code(self) -> &'static str {
+        match self {
+            WarningKind::SingletonVariable => "W001",
+            WarningKind::UnknownPredicate => "W002",
+            WarningKind::ArityMismatch => "W003",
+            WarningKind::UnusedLocal => "W004",
+            WarningKind::DuplicateClause => "W005",
+            WarningKind::MemoSideEffect => "W006",
+        }
+    }
+}
+
+/// Advice about a program that loaded: it runs, but probably not as meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// What it is about.
+    pub kind: WarningKind,
+    /// Which source.
+    pub file: FileId,
+    /// The text it is about.
+    pub span: Span,
+    /// What is suspicious, in words.
+    pub message: String,
+    /// Other places that explain it, each with a short label.
+    pub related: Vec<(Span, String)>,
+    /// Further explanation or advice.
+    pub notes: Vec<String>,
+}
+
+/// How a warning is shown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// As a warning (the default).
+    Warning,
+    /// As an error (`-W error`).
+    Error,
+}
+
+impl Warning {
+    fn to_diagnostic(&self, severity: Severity) -> Diagnostic<usize> {
+        let d = match severity {
+            Severity::Warning => Diagnostic::warning(),
+            Severity::Error => Diagnostic::error(),
+        };
+        let file = self.file.0 as usize;
+        let mut labels = vec![Label::primary(file, self.span.clone())];
+        labels.extend(
+            self.related
+                .iter()
+                .map(|(span, text)| Label::secondary(file, span.clone()).with_message(text)),
+        );
+        d.with_code(self.kind.code())
+            .with_message(self.message.clone())
+            .with_labels(labels)
+            .with_notes(self.notes.clone())
+    }
+}
+
 /// Render errors as text (no colour), as the command line prints them.
 pub fn render(sources: &Sources, errors: &[Error]) -> String {
+    let diagnostics: Vec<Diagnostic<usize>> = errors.iter().map(Error::to_diagnostic).collect();
+    emit_all(sources, &diagnostics)
+}
+
+/// Render warnings as text (no colour), as warnings or, for `-W error`, as errors.
+pub fn render_warnings(sources: &Sources, warnings: &[Warning], severity: Severity) -> String {
+    let diagnostics: Vec<Diagnostic<usize>> =
+        warnings.iter().map(|w| w.to_diagnostic(severity)).collect();
+    emit_all(sources, &diagnostics)
+}
+
+fn severity_word(s: codespan_reporting::diagnostic::Severity) -> &'static str {
+    use codespan_reporting::diagnostic::Severity as S;
+    match s {
+        S::Bug | S::Error => "error",
+        S::Warning => "warning",
+        S::Note | S::Help => "note",
+    }
+}
+
+fn emit_all(sources: &Sources, diagnostics: &[Diagnostic<usize>]) -> String {
     let mut files = SimpleFiles::new();
     for f in sources.files() {
         files.add(f.name.clone(), f.text.clone());
     }
     let mut buf = termcolor::NoColor::new(Vec::new());
     let config = term::Config::default();
-    for e in errors {
-        let d = e.to_diagnostic();
-        if term::emit(&mut buf, &config, &files, &d).is_err() {
+    for d in diagnostics {
+        if term::emit(&mut buf, &config, &files, d).is_err() {
+            // A span outside its text: still say what is wrong.
             let _ = std::io::Write::write_all(
                 buf.get_mut(),
-                format!("error: {}\n", e.message()).as_bytes(),
+                format!("{}: {}\n", severity_word(d.severity), d.message).as_bytes(),
             );
         }
     }

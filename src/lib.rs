@@ -5,7 +5,8 @@
 //! The pipeline, one stage per module, data flowing one way:
 //! text → [`syntax`] (tokens, syntax tree with spans) → [`logic`] (clause
 //! templates, modules) → [`engine`] (context, proof search with a trail) →
-//! answers and proofs → [`pretty`] (printing).  [`diagnostics`] renders
+//! answers and proofs ([`proof`]: proof terms, their printers and an
+//! independent checker) → [`pretty`] (printing).  [`diagnostics`] renders
 //! errors; [`session`] is the embedding API; the command line is thin on top.
 #![warn(missing_docs)]
 
@@ -15,6 +16,8 @@ pub mod diagnostics;
 pub mod engine;
 pub mod logic;
 pub mod pretty;
+pub mod proof;
+pub mod repl;
 pub mod session;
 pub mod source;
 pub mod syntax;

@@ -124,6 +124,14 @@ impl<'m> Printer<'m> {
         out
     }
 
+    /// The printed form of a value on the right of `X = `: operators looser
+    /// than `=` are parenthesized, so an answer line reads back as a goal.
+    pub fn binding(&self, c: Cell) -> String {
+        let mut out = String::new();
+        self.write(&mut out, c, 9);
+        out
+    }
+
     /// The printed form with names and strings unquoted (`write_sans`).
     pub fn term_unquoted(&self, c: Cell) -> String {
         let p = Printer {
@@ -318,7 +326,17 @@ impl<'m> Printer<'m> {
             out.push('(');
         }
         if f == sym::APPLY && n >= 1 {
-            self.write(out, arg(0), ATOMIC);
+            // `F a b`: with F bound, print the term it denotes.
+            match m.store.heap.functor(m.store.deref(arg(0))) {
+                Some((h, k, b)) if h != sym::APPLY => {
+                    out.push_str(&self.name(h));
+                    for i in 0..k {
+                        out.push(' ');
+                        self.write(out, m.store.heap.get(Addr(b.0 + i)), ATOMIC);
+                    }
+                }
+                _ => self.write(out, arg(0), ATOMIC),
+            }
             for i in 1..n {
                 out.push(' ');
                 self.write(out, arg(i), ATOMIC);

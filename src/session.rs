@@ -32,13 +32,14 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::diagnostics::{render, Error};
+use crate::diagnostics::{render, Error, Warning};
 use crate::engine::context::{Source, GONE};
 use crate::engine::foreign::value_of;
 pub use crate::engine::foreign::{ForeignFn, Value};
 use crate::engine::machine::{Loaded, NONE};
 use crate::engine::{Event, Host, Machine, Options, StdHost};
-use crate::logic::module::module_name_of;
+use crate::logic::module::{find_module, module_name_of};
+use crate::source::FileId;
 use crate::term::{Cell, SymId};
 
 /// The text of the prelude, the library every session starts with: `length`,
@@ -132,6 +133,10 @@ pub struct Session {
     /// it defines; an entry is switched off when a program defines one of
     /// them (a user definition replaces the prelude's).
     prelude: Vec<(u32, Vec<(SymId, u32)>)>,
+    /// Sources loaded into the base whose warnings were already taken.
+    checked: Vec<FileId>,
+    /// Sources loaded into the base whose warnings are still to be taken.
+    unchecked: Vec<FileId>,
 }
 
 impl Default for Session {
@@ -184,6 +189,8 @@ impl Session {
         }
         Session {
             machine: Machine::new(options, host),
+            checked: Vec::new(),
+            unchecked: Vec::new(),
             prelude: Vec::new(),
         }
     }
@@ -214,11 +221,16 @@ impl Session {
             let preds = self.preds_of_entry(e);
             self.prelude.push((e, preds));
         }
+        // Programs are judged with the prelude's definitions in view; the
+        // prelude itself is not warned about.
+        self.checked.push(file);
     }
 
     /// Load a program file into the base context (its `LINEAR` clauses become
-    /// linear resources every query must consume).  A predicate the file
-    /// defines replaces the prelude's predicate of the same name and arity.
+    /// linear resources every query must consume).  A `MODULE` declaration
+    /// in it must agree with the file name.  Warnings are kept for
+    /// [`Session::take_warnings`].  A predicate the file defines replaces
+    /// the prelude's predicate of the same name and arity.
     ///
     /// ```no_run
     /// let mut s = lolli::Session::new();
@@ -226,14 +238,20 @@ impl Session {
     /// ```
     pub fn load_file(&mut self, path: impl AsRef<Path>) -> Result<(), Vec<Error>> {
         let path = path.as_ref();
-        let loaded = self.machine.module_at(path, None)?;
+        if !path.is_file() {
+            return Err(vec![missing_file(path)]);
+        }
+        let stem = module_name_of(path);
+        let loaded = self.machine.module_at(path, Some(&stem))?;
         self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
         Ok(())
     }
 
     /// Load program text (named `name` in messages) into the base context.
-    /// A predicate the text defines replaces the prelude's predicate of the
-    /// same name and arity (the prelude's clauses are no longer tried).
+    /// Warnings are kept for [`Session::take_warnings`].  A predicate the
+    /// text defines replaces the prelude's predicate of the same name and
+    /// arity (the prelude's clauses are no longer tried).
     ///
     /// ```
     /// let mut s = lolli::Session::new();
@@ -244,6 +262,7 @@ impl Session {
     pub fn load_str(&mut self, name: &str, text: &str) -> Result<(), Vec<Error>> {
         let loaded = self.compile_str(name, text)?;
         self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
         Ok(())
     }
 
@@ -282,6 +301,7 @@ impl Session {
         }
         loaded.module = std::rc::Rc::new(module);
         self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
         Ok(())
     }
 
@@ -314,6 +334,48 @@ impl Session {
         let file = self.machine.sources.add(name, text);
         let stem = module_name_of(Path::new(name));
         self.machine.compile_text(text, file, &stem, None)
+    }
+
+    fn loaded(&mut self, file: FileId) {
+        if !self.checked.contains(&file) && !self.unchecked.contains(&file) {
+            self.unchecked.push(file);
+        }
+    }
+
+    /// The warnings about the sources loaded since the last call (see
+    /// [`crate::logic::warnings`]), judged with every source loaded so far
+    /// and the modules they name.  Load several files, then take the
+    /// warnings once, so that calls from one file to another are understood.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        let parse = |s: &Session, f: FileId| {
+            let text = s.machine.sources.get(f).map_or("", |f| f.text.as_str());
+            crate::syntax::parse_program(text).0
+        };
+        let checked: Vec<(FileId, Vec<crate::syntax::Item>)> = self
+            .unchecked
+            .iter()
+            .map(|&f| (f, parse(self, f)))
+            .collect();
+        let context: Vec<Vec<crate::syntax::Item>> =
+            self.checked.iter().map(|&f| parse(self, f)).collect();
+        let dirs = self.machine.options.search_path.clone();
+        let mut read_module = |name: &str| {
+            let path = find_module(name, &dirs).ok()?;
+            let text = std::fs::read_to_string(path).ok()?;
+            Some(crate::syntax::parse_program(&text).0)
+        };
+        let warnings = crate::logic::warnings::check(&checked, &context, &mut read_module);
+        self.checked.append(&mut self.unchecked);
+        warnings
+    }
+
+    /// Render warnings as the command line prints them (as errors for `-W error`).
+    pub fn render_warnings(
+        &self,
+        warnings: &[Warning],
+        severity: crate::diagnostics::Severity,
+    ) -> String {
+        crate::diagnostics::render_warnings(&self.machine.sources, warnings, severity)
     }
 
     fn assume_base(&mut self, loaded: &Loaded) {
@@ -440,11 +502,83 @@ impl Session {
     }
 }
 
+/// The error for a program file that is not there: where it was looked
+/// for, and a near file name if the directory has one.
+fn missing_file(path: &Path) -> Error {
+    let parent = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = parent.unwrap_or(Path::new(".")).to_path_buf();
+    let shown = path.display();
+    let mut notes = Vec::new();
+    let message = if path.is_dir() {
+        format!("`{shown}` is a directory, not a program file")
+    } else {
+        notes.push(format!("looked in the directory `{}`", dir.display()));
+        format!("cannot find the program file `{shown}`")
+    };
+    let with_ext: Vec<String> = ["lolli", "ll"]
+        .iter()
+        .map(|e| format!("{shown}.{e}"))
+        .filter(|p| Path::new(p).is_file())
+        .collect();
+    if let Some(p) = with_ext.first() {
+        notes.push(format!("did you mean `{p}`?"));
+    } else if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.ends_with(".lolli") || n.ends_with(".ll"))
+            .collect();
+        files.sort();
+        if let Some(near) = crate::util::nearest(name, &files) {
+            let near = parent.map_or(near.into(), |d| d.join(near));
+            notes.push(format!("did you mean `{}`?", near.display()));
+        }
+    }
+    Error::Load {
+        file: None,
+        span: 0..0,
+        message,
+        notes,
+    }
+}
+
 /// A parsed goal, ready to start (see [`Session::prepare`]).
 #[derive(Clone, Debug)]
 pub struct Prepared {
     cell: Cell,
     vars: Vec<(String, Cell)>,
+}
+
+impl Prepared {
+    /// The goal term and its named variables (name, heap variable), in
+    /// order of first appearance.
+    pub fn into_parts(self) -> (Cell, Vec<(String, Cell)>) {
+        (self.cell, self.vars)
+    }
+}
+
+/// The answer the machine holds now, for a goal with these named variables:
+/// a variable left unbound is shown by the first query name that reaches
+/// it, and a variable that shows as itself is left out.
+pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
+    let p = crate::pretty::Printer::new(m);
+    for (name, v) in vars {
+        if p.is_unbound(*v) {
+            p.name_var(*v, name);
+        }
+    }
+    let mut bindings = Vec::new();
+    let mut values = Vec::new();
+    for (name, v) in vars {
+        let shown = p.binding(*v);
+        if &shown != name {
+            bindings.push((name.clone(), shown));
+        }
+        values.push((name.clone(), value_of(m, &p, *v)));
+    }
+    Answer { bindings, values }
 }
 
 /// A running query.  Dropping it undoes everything it did.  It is an
@@ -529,24 +663,14 @@ impl Query<'_> {
     /// assert_eq!(q.answer().to_string(), "X = a");
     /// ```
     pub fn answer(&self) -> Answer {
-        let m = &self.session.machine;
-        let p = crate::pretty::Printer::new(m);
-        // A variable left unbound is shown by the first query name that reaches it.
-        for (name, v) in &self.vars {
-            if p.is_unbound(*v) {
-                p.name_var(*v, name);
-            }
-        }
-        let mut bindings = Vec::new();
-        let mut values = Vec::new();
-        for (name, v) in &self.vars {
-            let shown = p.term(*v);
-            if &shown != name {
-                bindings.push((name.clone(), shown));
-            }
-            values.push((name.clone(), value_of(m, &p, *v)));
-        }
-        Answer { bindings, values }
+        answer_of(&self.session.machine, &self.vars)
+    }
+
+    /// The derivation of the current answer, when proof recording is on
+    /// (`session.machine.options.proofs = true` before starting the query);
+    /// `None` when nothing was recorded.  Variables print as in [`Query::answer`].
+    pub fn proof(&mut self) -> Option<crate::proof::Proof> {
+        crate::proof::build(&mut self.session.machine, &self.vars)
     }
 
     /// The session this query runs in.

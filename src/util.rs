@@ -12,18 +12,27 @@ pub fn nearest<'a>(word: &str, candidates: &'a [String]) -> Option<&'a str> {
         .map(|(_, c)| c.as_str())
 }
 
-/// Levenshtein distance between two strings (by characters).
+/// Edit distance between two strings (by characters): insertions,
+/// deletions, substitutions and swaps of two neighbours each cost 1 (the
+/// "optimal string alignment" distance), so `lisst` is one edit from `lists`.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // Rows i-2, i-1 and i of the distance table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
         cur[0] = i;
         for j in 1..=b.len() {
-            let cost = if a[i - 1] == b[j - 1] { 0 } else { 1 };
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            cur[j] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -38,5 +47,9 @@ mod tests {
         let c = vec!["solitaire".to_string(), "census".to_string()];
         assert_eq!(nearest("solitare", &c), Some("solitaire"));
         assert_eq!(nearest("xyz", &c), None);
+        assert_eq!(nearest("cesnus", &c), Some("census"));
+        assert_eq!(edit_distance("lisst", "lists"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -410,7 +410,8 @@ impl Machine {
         &mut self,
         ast: &crate::syntax::ast::Term,
     ) -> Result<(Cell, Vec<(String, Cell)>), String> {
-        let locals = std::collections::HashMap::new();
+        let locals: std::collections::HashMap<String, crate::term::SymId> =
+            std::collections::HashMap::new();
         let compiler = crate::logic::template::Compiler::new(
             &mut self.symbols,
             &mut self.binder_names,

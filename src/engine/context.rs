@@ -103,6 +103,11 @@ pub struct Entry {
     pub nmemb: u32,
     /// The proof node that assumed it (0 for program clauses).
     pub assumed_by: u32,
+    /// Interned id of its ground term, for memo keys (`NO_RES` if not ground
+    /// or not computed).
+    pub res: u32,
+    /// Hash of its term, summed into the context hash while usable.
+    pub rhash: u64,
 }
 
 /// An alternative of a heap clause.
@@ -152,8 +157,27 @@ pub struct Context {
     pub restrictions: Vec<Restriction>,
     /// The next restriction token.
     pub next_token: u32,
+    /// The sums behind memo keys (see [`crate::engine::memo`]).
+    pub memo: MemoSums,
     buckets: Vec<Vec<Item>>,
     preds: HashMap<(SymId, u32), PredIndex, FastHash>,
+}
+
+/// Incrementally kept summaries of the context for memo keys.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct MemoSums {
+    /// Whether memoization is on (the sums are kept only then).
+    pub on: bool,
+    /// Unbounded entries below this id are the fixed program.
+    pub base: u32,
+    /// Wrapping sum of the hashes of usable linear entries.
+    pub lin_hash: u64,
+    /// Usable linear entries whose term is not ground.
+    pub lin_nonground: u32,
+    /// Wrapping sum of the hashes of usable unbounded entries from `base` on.
+    pub unb_hash: u64,
+    /// Such unbounded entries whose term is not ground.
+    pub unb_nonground: u32,
 }
 
 impl Context {
@@ -224,7 +248,17 @@ impl Context {
         let old = self.entries[e as usize].state;
         if old != state {
             trail.push(Undo::State(EntryId(e), old));
-            self.entries[e as usize].state = state;
+            self.change_state(e, state);
+        }
+    }
+
+    #[inline]
+    fn change_state(&mut self, e: u32, state: u32) {
+        let old = self.entries[e as usize].state;
+        self.entries[e as usize].state = state;
+        if self.counted(e) && (old == AVAIL) != (state == AVAIL) {
+            let entry = self.entries[e as usize];
+            self.memo_sums(&entry, state == AVAIL);
         }
     }
 
@@ -254,8 +288,51 @@ impl Context {
             memb: self.memberships.len() as u32,
             nmemb: 0,
             assumed_by,
+            res: crate::engine::memo::NO_RES,
+            rhash: 0,
         });
         id
+    }
+
+    /// Give entry `e` its memo identity (`res`, `rhash`) and count it in the
+    /// context sums while it is usable.  Called right after `push_entry`
+    /// when memoization is on.
+    pub fn set_identity(&mut self, e: u32, res: u32, rhash: u64) {
+        let entry = &mut self.entries[e as usize];
+        entry.res = res;
+        entry.rhash = rhash;
+        let entry = *entry;
+        if entry.state == AVAIL {
+            self.memo_sums(&entry, true);
+        }
+    }
+
+    /// Add (or remove) an entry to (from) the sums behind memo keys.
+    #[inline]
+    fn memo_sums(&mut self, entry: &Entry, add: bool) {
+        if !self.memo.on {
+            return;
+        }
+        let nonground = entry.res == crate::engine::memo::NO_RES;
+        let (hash, count) = if entry.linear {
+            (&mut self.memo.lin_hash, &mut self.memo.lin_nonground)
+        } else {
+            (&mut self.memo.unb_hash, &mut self.memo.unb_nonground)
+        };
+        if add {
+            *hash = hash.wrapping_add(entry.rhash);
+            *count += nonground as u32;
+        } else {
+            *hash = hash.wrapping_sub(entry.rhash);
+            *count -= nonground as u32;
+        }
+    }
+
+    /// Whether entry `e` counts in the memo sums (unbounded entries of the
+    /// program loaded before the table was made do not).
+    #[inline]
+    fn counted(&self, e: u32) -> bool {
+        self.memo.on && (self.entries[e as usize].linear || e >= self.memo.base)
     }
 
     fn push_item(&mut self, trail: &mut Trail, b: BucketId, item: Item) {
@@ -342,7 +419,7 @@ impl Context {
     /// Undo one index or state change (called by the trail's undo loop).
     pub fn undo(&mut self, u: Undo) {
         match u {
-            Undo::State(e, old) => self.entries[e.0 as usize].state = old,
+            Undo::State(e, old) => self.change_state(e.0, old),
             Undo::Push(b) => {
                 self.buckets[b.0 as usize].pop();
             }
@@ -355,6 +432,29 @@ impl Context {
         }
     }
 
+    /// The candidate streams over every item of `pred` if it has at most
+    /// `small` items (then computing keys would cost more than it saves).
+    pub fn small_cursor(&self, pred: (SymId, u32), small: u32) -> Option<Cursor> {
+        let Some(pi) = self.preds.get(&pred) else {
+            return Some(Cursor::default());
+        };
+        let (a, b) = (
+            self.buckets[pi.all[0].0 as usize].len() as u32,
+            self.buckets[pi.all[1].0 as usize].len() as u32,
+        );
+        if a + b > small {
+            return None;
+        }
+        let mut cur = Cursor::default();
+        for (bucket, n) in [(pi.all[0], a), (pi.all[1], b)] {
+            if n > 0 {
+                cur.streams[cur.n as usize] = (bucket.0, n);
+                cur.n += 1;
+            }
+        }
+        Some(cur)
+    }
+
     /// The candidate streams for a call with predicate `pred` and keys `keys`.
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
         let mut cur = Cursor::default();
@@ -364,6 +464,7 @@ impl Context {
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
         let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
         let mut best_size = len(pi.all[0]) + len(pi.all[1]);
+        let mut done = false;
         if let Some(h) = keys.whole {
             let g = pi.ground.get(&h);
             let size = g.map_or(0, |g| len(g[0]) + len(g[1]))
@@ -377,14 +478,15 @@ impl Context {
                     Some(pi.nonground[0]),
                     Some(pi.nonground[1]),
                 ];
+                // Few enough: looking at single arguments cannot pay off.
+                done = size <= 4;
             }
         }
-        for (i, key) in keys
-            .args
-            .iter()
-            .enumerate()
-            .take((pred.1 as usize).min(MAX_ARGS))
-        {
+        for (i, key) in keys.args.iter().enumerate().take(if done {
+            0
+        } else {
+            (pred.1 as usize).min(MAX_ARGS)
+        }) {
             if let Some(h) = key {
                 let g = pi.arg_ground.get(&(i as u32, *h));
                 let ng = pi.arg_nonground[i];
@@ -426,6 +528,12 @@ impl Context {
         Some(item)
     }
 
+    /// Whether a cursor has items left (usable or not).
+    #[inline]
+    pub fn has_more(cur: &Cursor) -> bool {
+        cur.streams[..cur.n as usize].iter().any(|s| s.1 > 0)
+    }
+
     /// The next candidate whose entry is usable.
     #[inline]
     pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
@@ -439,11 +547,27 @@ impl Context {
 
     /// Truncate the arenas (backtracking), after the trail was undone.
     pub fn truncate(&mut self, lens: &ContextLens) {
+        self.memo = lens.memo;
         self.entries.truncate(lens.entries as usize);
         self.heap_alts.truncate(lens.heap_alts as usize);
         self.bodies.truncate(lens.bodies as usize);
         self.envs.truncate(lens.envs as usize);
         self.memberships.truncate(lens.memberships as usize);
+    }
+
+    /// Bytes held by the context's arenas and index (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.capacity() * size_of::<Entry>()
+            + self.heap_alts.capacity() * size_of::<HeapAlt>()
+            + self.bodies.capacity() * size_of::<Body>()
+            + self.envs.capacity() * size_of::<Cell>()
+            + self.memberships.capacity() * size_of::<(BucketId, Item)>()
+            + self
+                .buckets
+                .iter()
+                .map(|b| b.capacity() * size_of::<Item>())
+                .sum::<usize>()
     }
 
     /// The current arena lengths.
@@ -454,6 +578,7 @@ impl Context {
             bodies: self.bodies.len() as u32,
             envs: self.envs.len() as u32,
             memberships: self.memberships.len() as u32,
+            memo: self.memo,
         }
     }
 }
@@ -466,4 +591,5 @@ pub struct ContextLens {
     bodies: u32,
     envs: u32,
     memberships: u32,
+    memo: MemoSums,
 }

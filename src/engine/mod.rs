@@ -11,7 +11,9 @@ pub mod copy;
 pub mod foreign;
 pub mod generalize;
 pub mod machine;
+pub mod memo;
 pub mod store;
+pub mod trace;
 pub mod trail;
 
 pub use machine::{BufferHost, Event, Host, Machine, Options, Rule, StdHost};

@@ -50,6 +50,7 @@ impl Store {
     pub fn can_bind(&mut self, v: Addr, t: Cell) -> bool {
         match t {
             Cell::Eigen(e) => return self.eigen_ok(v, e),
+            Cell::Atom(s) => return self.heap.sym_birth(s) <= v.0,
             Cell::Struct(_) => {}
             _ => return true,
         }
@@ -67,8 +68,16 @@ impl Store {
                     ok = false;
                     break;
                 }
+                Cell::Atom(s) if self.heap.sym_birth(s) > v.0 => {
+                    ok = false;
+                    break;
+                }
                 Cell::Struct(a) => {
-                    if let Cell::Functor(_, n) = self.heap.get(a) {
+                    if let Cell::Functor(f, n) = self.heap.get(a) {
+                        if self.heap.sym_birth(f) > v.0 {
+                            ok = false;
+                            break;
+                        }
                         for i in 0..n {
                             scan.push(self.heap.arg(a, i));
                         }
@@ -120,6 +129,12 @@ impl Store {
                 (Cell::Struct(x), Cell::Struct(y)) => {
                     let fx = self.heap.get(x);
                     if fx != self.heap.get(y) {
+                        // `F a b` with F bound denotes the flattened term.
+                        let (a2, b2) = (self.flatten_apply(a), self.flatten_apply(b));
+                        if a2 != a || b2 != b {
+                            pairs.push((a2, b2));
+                            continue;
+                        }
                         ok = false;
                         break;
                     }
@@ -137,6 +152,33 @@ impl Store {
         }
         self.pairs = pairs;
         ok
+    }
+
+    /// If `c` is a variable application `$apply(F, a1, .., an)` whose head
+    /// is bound to a name or compound term, the flattened term it denotes
+    /// (built on the heap); otherwise `c` itself.
+    pub fn flatten_apply(&mut self, c: Cell) -> Cell {
+        let Cell::Struct(a) = c else { return c };
+        let Cell::Functor(f, n) = self.heap.get(a) else {
+            return c;
+        };
+        if f != crate::term::sym::APPLY || n == 0 {
+            return c;
+        }
+        let mut args: Vec<Cell> = Vec::new();
+        let name = match self.heap.deref(self.heap.arg(a, 0)) {
+            Cell::Atom(s) => s,
+            Cell::Struct(h) => match self.heap.get(h) {
+                Cell::Functor(s, k) if s != crate::term::sym::APPLY => {
+                    args.extend((0..k).map(|i| self.heap.arg(h, i)));
+                    s
+                }
+                _ => return c,
+            },
+            _ => return c,
+        };
+        args.extend((1..n).map(|i| self.heap.arg(a, i)));
+        self.heap.new_struct(name, &args)
     }
 
     /// Undo the trail back to `mark`.  Only bindings are handled here; the

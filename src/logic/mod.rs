@@ -3,9 +3,11 @@
 //! This stage turns syntax trees into what the engine runs: program clauses
 //! become [`template::Template`]s (compiled once), a program file becomes a
 //! [`module::Module`], and [`clause`] classifies terms into clauses (for both
-//! templates and formulas assumed during search).
+//! templates and formulas assumed during search); [`warnings`] gives advice
+//! about a loaded program.
 
 pub mod clause;
 pub mod keys;
 pub mod module;
 pub mod template;
+pub mod warnings;

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use super::template::{Compiler, Template};
 use crate::builtins::{is_connective, Builtin};
+use crate::diagnostics::RuntimeError;
 use crate::source::FileId;
 use crate::syntax::ast::{Item, Span};
 use crate::term::{SymId, Symbols};
@@ -43,6 +44,9 @@ pub struct Module {
     pub memo: Vec<String>,
     /// Clauses in file order.
     pub clauses: Vec<ModuleClause>,
+    /// The parsed items, kept to compile the module again for each loading
+    /// when it has `LOCAL` names.
+    pub items: Rc<Vec<Item>>,
     /// The source it came from.
     pub file: FileId,
 }
@@ -50,7 +54,7 @@ pub struct Module {
 impl Module {
     /// Number of environment slots of its templates.
     pub fn env_len(&self) -> usize {
-        self.params.len() + self.locals.len()
+        self.params.len()
     }
 }
 
@@ -72,12 +76,14 @@ pub fn compile_module(
     expected_name: Option<&str>,
     symbols: &mut Symbols,
     binder_names: &mut Vec<SymId>,
+    local_syms: Option<&HashMap<String, SymId>>,
 ) -> (Module, Vec<ModuleError>) {
     let mut errors = Vec::new();
     let mut name = default_name.to_string();
     let mut params = Vec::new();
     let mut locals: Vec<String> = Vec::new();
     let mut memo = Vec::new();
+    let mut declared = false;
     for item in items {
         match item {
             Item::Module {
@@ -86,13 +92,24 @@ pub fn compile_module(
                 params: ps,
                 ..
             } => {
+                if declared {
+                    errors.push(ModuleError {
+                        span: name_span.clone(),
+                        message: "a file holds one module: this second `MODULE` declaration \
+                                  must go"
+                            .to_string(),
+                    });
+                    continue;
+                }
+                declared = true;
                 if let Some(expected) = expected_name {
                     if n != expected {
                         errors.push(ModuleError {
                             span: name_span.clone(),
                             message: format!(
-                                "this file declares module `{n}`, but it was loaded as module `{expected}`; \
-                                 rename the file to `{n}.lolli` or the declaration to `MODULE {expected}`"
+                                "this file declares module `{n}`, but it is loaded as module \
+                                 `{expected}`: a module's name must match its file name; rename \
+                                 the file to `{n}.lolli` or the declaration to `MODULE {expected}`"
                             ),
                         });
                     }
@@ -111,11 +128,16 @@ pub fn compile_module(
             _ => {}
         }
     }
-    let local_slots: HashMap<String, u32> = locals
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), (params.len() + i) as u32))
-        .collect();
+    // Each loading of the module gets fresh symbols for its LOCAL names; the
+    // first compilation (which checks the file) uses the names themselves.
+    let local_slots: HashMap<String, SymId> = match local_syms {
+        Some(m) => m.clone(),
+        None => locals
+            .iter()
+            .map(|n| (n.clone(), symbols.intern(n)))
+            .collect(),
+    };
+    let locals_needed = !locals.is_empty();
     let mut clauses = Vec::new();
     for item in items {
         let (term, linear) = match item {
@@ -127,23 +149,26 @@ pub fn compile_module(
         match compiler.clause(term) {
             Ok(mut t) => {
                 t.origin = Some((file, term.span.clone()));
-                let mut bad = false;
-                for (alt, (pred, _)) in t.alts.iter().zip(&t.keys) {
+                let before = errors.len();
+                if linear && t.alts.is_empty() {
+                    errors.push(ModuleError {
+                        span: term.span.clone(),
+                        message: "`LINEAR` must be followed by a clause that can be a resource, \
+                                  but this clause has no head: it could never be used, \
+                                  so every query would fail"
+                            .to_string(),
+                    });
+                }
+                for (pred, _) in &t.keys {
                     let pname = symbols.name(pred.0).to_string();
-                    if Builtin::lookup(&pname, pred.1).is_some() || is_connective(&pname, pred.1) {
-                        bad = true;
-                        let _ = alt;
+                    if let Some(message) = head_error(&pname, pred.1, linear) {
                         errors.push(ModuleError {
                             span: term.span.clone(),
-                            message: format!(
-                                "`{pname}` with {} argument{} is built in and cannot be defined by a clause",
-                                pred.1,
-                                if pred.1 == 1 { "" } else { "s" }
-                            ),
+                            message,
                         });
                     }
                 }
-                if !bad {
+                if errors.len() == before {
                     clauses.push(ModuleClause {
                         template: Rc::new(t),
                         linear,
@@ -152,7 +177,14 @@ pub fn compile_module(
             }
             Err(e) => errors.push(ModuleError {
                 span: e.span,
-                message: e.message,
+                message: if linear {
+                    format!(
+                        "`LINEAR` must be followed by a clause that can be a resource: {}",
+                        e.message
+                    )
+                } else {
+                    e.message
+                },
             }),
         }
     }
@@ -164,9 +196,63 @@ pub fn compile_module(
             memo,
             clauses,
             file,
+            items: Rc::new(if locals_needed {
+                items.to_vec()
+            } else {
+                Vec::new()
+            }),
         },
         errors,
     )
+}
+
+/// Why a clause may not have a head `name` with `arity` arguments, if it may not.
+fn head_error(name: &str, arity: u32, linear: bool) -> Option<String> {
+    let what = if linear { "a resource" } else { "a clause" };
+    if name == "$apply" {
+        return Some(format!(
+            "the head of {what} must start with a predicate name, \
+             not a variable or a `LOCAL` name"
+        ));
+    }
+    if is_connective(name, arity) {
+        let shown = match (name, arity) {
+            ("{}", 1) => "{ G }".to_string(),
+            ("->", 3) => "G1 -> G2 | G3".to_string(),
+            (_, 0) => name.to_string(),
+            _ => format!("A {name} B"),
+        };
+        return Some(format!(
+            "`{shown}` is a goal, not {what}: a clause's head must be an atom \
+             such as `p` or `p X Y`"
+        ));
+    }
+    Builtin::lookup(name, arity)?;
+    Some(format!(
+        "`{name}` with {arity} argument{} is built in and cannot be defined by {what}; \
+         choose another name",
+        if arity == 1 { "" } else { "s" }
+    ))
+}
+
+/// The error for a module that is not in any search directory: every
+/// directory searched, and a near name if one exists there.
+pub fn module_not_found(name: &str, dirs: &[PathBuf]) -> RuntimeError {
+    let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+    let mut e = RuntimeError::new(format!("module `{name}` not found"))
+        .note(format!(
+            "looked for `{name}.lolli` and `{name}.ll` in {}",
+            if shown.is_empty() {
+                "no directory (the search path is empty)".to_string()
+            } else {
+                shown.join(", ")
+            }
+        ))
+        .note("add a directory to the search path with `-I DIR` or `LOLLI_PATH`");
+    if let Some(near) = crate::util::nearest(name, &available_modules(dirs)) {
+        e = e.note(format!("did you mean `{near}`?"));
+    }
+    e
 }
 
 /// Find the file of module `name` in `dirs`; returns the path, or every path tried.

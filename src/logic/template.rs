@@ -8,9 +8,11 @@
 //! ([`crate::engine`] does that), so a template is never modified after it is
 //! built.
 //!
-//! Slots `0 .. env_len` are the clause's *environment*: module parameters and
-//! `LOCAL` names, bound once when the module is loaded; the other slots are
+//! Slots `0 .. env_len` are the clause's *environment*: the module
+//! parameters, bound once when the module is loaded; the other slots are
 //! the clause's own variables, universally quantified (fresh at every use).
+//! A module's `LOCAL` names compile to symbols made fresh for each loading
+//! (so they can name predicates as well as terms).
 //! A `forall x \ R` in clause position becomes one more such slot; in goal
 //! position it stays a `forall(Bound(id), body)` term whose body refers to
 //! `x` as `Bound(id)`; the binder's name is kept in a table indexed by id.
@@ -88,30 +90,26 @@ pub struct Compiler<'a> {
     vars: HashMap<String, u32>,
     slot_names: Vec<String>,
     /// Names that stand for environment slots (module `LOCAL` names).
-    locals: &'a HashMap<String, u32>,
+    locals: &'a HashMap<String, SymId>,
     /// Binder scope: innermost last.
     bound: Vec<(String, Cell)>,
 }
 
 impl<'a> Compiler<'a> {
     /// A compiler for one clause; `params` are the module parameter names
-    /// (slots `0..`), `locals` map `LOCAL` names to the slots after them.
+    /// (slots `0..`), `locals` map `LOCAL` names to the fresh symbols of
+    /// one loading of the module.
     pub fn new(
         symbols: &'a mut Symbols,
         binder_names: &'a mut Vec<SymId>,
         params: &[String],
-        locals: &'a HashMap<String, u32>,
+        locals: &'a HashMap<String, SymId>,
     ) -> Self {
         let mut vars = HashMap::new();
         let mut slot_names = Vec::new();
         for (i, p) in params.iter().enumerate() {
             vars.insert(p.clone(), i as u32);
             slot_names.push(p.clone());
-        }
-        let mut names: Vec<(&String, &u32)> = locals.iter().collect();
-        names.sort_by_key(|(_, s)| **s);
-        for (n, _) in names {
-            slot_names.push(n.clone());
         }
         Compiler {
             symbols,
@@ -233,7 +231,7 @@ impl<'a> Compiler<'a> {
             return *c;
         }
         if let Some(&s) = self.locals.get(n) {
-            return Cell::Ref(Addr(s));
+            return Cell::Atom(s);
         }
         Cell::Atom(self.symbols.intern(n))
     }

@@ -70,6 +70,10 @@ pub struct Heap {
     pub cells: Vec<Cell>,
     /// The eigenvariables made so far (truncated with the heap on backtracking).
     pub eigens: Vec<EigenInfo>,
+    /// For symbols made fresh by a module's `LOCAL` declaration: the heap
+    /// length when they were made (variables below it may not capture them);
+    /// 0 for every other symbol.  Indexed by symbol id.
+    pub sym_birth: Vec<u32>,
 }
 
 impl Heap {
@@ -168,6 +172,21 @@ impl Heap {
     #[inline]
     pub fn arg(&self, a: Addr, i: u32) -> Cell {
         self.cells[a.ix() + 1 + i as usize]
+    }
+
+    /// The birth of a symbol (0 unless it is a fresh `LOCAL` name).
+    #[inline]
+    pub fn sym_birth(&self, s: SymId) -> u32 {
+        self.sym_birth.get(s.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Record that fresh symbol `s` was made now.
+    pub fn set_sym_birth(&mut self, s: SymId) {
+        let i = s.0 as usize;
+        if self.sym_birth.len() <= i {
+            self.sym_birth.resize(i + 1, 0);
+        }
+        self.sym_birth[i] = self.cells.len() as u32;
     }
 
     /// Whether the term contains no unbound variable.

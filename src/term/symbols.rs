@@ -76,6 +76,7 @@ pub struct Symbols {
     name_ids: HashMap<Box<str>, SymId>,
     strings: Vec<Box<str>>,
     string_ids: HashMap<Box<str>, StrId>,
+    fresh_count: u32,
 }
 
 impl Default for Symbols {
@@ -92,6 +93,7 @@ impl Symbols {
             name_ids: HashMap::new(),
             strings: Vec::new(),
             string_ids: HashMap::new(),
+            fresh_count: 0,
         };
         for text in sym::TEXTS {
             table.intern(text);
@@ -107,6 +109,16 @@ impl Symbols {
         let id = SymId(self.names.len() as u32);
         self.names.push(text.into());
         self.name_ids.insert(text.into(), id);
+        id
+    }
+
+    /// A new symbol that no text interns to: a module's `LOCAL` name for one
+    /// loading of the module.  It prints as `name_N`.
+    pub fn fresh(&mut self, name: &str) -> SymId {
+        let id = SymId(self.names.len() as u32);
+        self.fresh_count += 1;
+        self.names
+            .push(format!("{name}_{}", self.fresh_count).into());
         id
     }
 

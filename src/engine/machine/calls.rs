@@ -1,0 +1,268 @@
+//! Calls: choosing candidates from the index (newest first), backchaining on
+//! a clause or consuming a resource, and unifying clause templates against
+//! heap terms without copying them first.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Machine {
+    // ----------------------------------------------------------------
+    // Calls
+
+    /// Try the candidates of `cursor` for atom `goal`.
+    pub(super) fn call(
+        &mut self,
+        goal: Cell,
+        mut cursor: Cursor,
+        parent: u32,
+        origin: u32,
+    ) -> Step {
+        if let Some(max) = self.options.max_depth {
+            if self.depth >= max {
+                return Err(self
+                    .goal_error(format!("the proof is deeper than --max-depth {max}"), goal, origin)
+                    .note("raise the limit with --max-depth, or look for a recursion that does not end"));
+            }
+        }
+        let Some(item) = self.ctx.next_usable(&mut cursor) else {
+            if self.tracer.is_some() {
+                self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
+            }
+            return Ok(false);
+        };
+        if Context::has_more(&cursor) {
+            self.push_choice(Alternative::Clauses {
+                goal,
+                cursor,
+                parent,
+                origin,
+                depth: self.depth,
+            });
+        }
+        let more = Context::has_more(&cursor);
+        let ok = self.try_item(goal, item, parent);
+        if !ok && !more && self.tracer.is_some() {
+            self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
+        }
+        if ok && self.tracer.is_some() {
+            let linear = self.ctx.entries[item.entry as usize].linear;
+            let kind = if linear {
+                crate::engine::trace::TraceKind::Resource
+            } else {
+                crate::engine::trace::TraceKind::Clause
+            };
+            let text = self.entry_text(item.entry);
+            self.trace(kind, goal, text);
+        }
+        Ok(ok)
+    }
+
+    /// Push a body goal (a heap term) of the clause in entry `e`.
+    fn push_body(&mut self, b: Body, node: u32, e: u32) {
+        match b {
+            Body::Goal(g) => self.push_solve(g, node, e),
+            Body::Bang(g) => {
+                self.cont = self.push_frame(
+                    Action::Bang {
+                        goal: g,
+                        parent: node,
+                        origin: e,
+                    },
+                    self.cont,
+                )
+            }
+        }
+    }
+
+    pub(super) fn try_item(&mut self, goal: Cell, item: Item, parent: u32) -> bool {
+        let e = item.entry;
+        let entry = self.ctx.entries[e as usize];
+        match entry.source {
+            Source::Heap { alts, .. } => {
+                let alt = self.ctx.heap_alts[(alts + item.alt) as usize];
+                if !self.store.unify(alt.head, goal) {
+                    return false;
+                }
+                if entry.linear {
+                    self.ctx.set_state(&mut self.store.trail, e, GONE);
+                }
+                let node = self.node(parent, Rule::Atom, goal, e, NONE);
+                self.depth += 1;
+                for i in (0..alt.nbody).rev() {
+                    let b = self.ctx.bodies[(alt.body + i) as usize];
+                    self.push_body(b, node, e);
+                }
+                self.depth -= 1;
+                true
+            }
+            Source::Template { tpl, env } => {
+                let t = self.templates[tpl as usize].clone();
+                let alt = &t.alts[item.alt as usize];
+                let mut slots = std::mem::take(&mut self.slots);
+                slots.clear();
+                slots.resize(t.nslots as usize, None);
+                let env_cells = &self.ctx.envs[env as usize..env as usize + t.env_len as usize];
+                for (slot, &c) in slots.iter_mut().zip(env_cells) {
+                    *slot = Some(c);
+                }
+                let ok = self.unify_template(&t, alt.head, goal, &mut slots);
+                if ok {
+                    if entry.linear {
+                        self.ctx.set_state(&mut self.store.trail, e, GONE);
+                    }
+                    let node = self.node(parent, Rule::Atom, goal, e, 0);
+                    self.depth += 1;
+                    for b in alt.body.iter().rev() {
+                        let b = match *b {
+                            Body::Goal(g) => Body::Goal(self.copy_template(&t, g, &mut slots)),
+                            Body::Bang(g) => Body::Bang(self.copy_template(&t, g, &mut slots)),
+                        };
+                        self.push_body(b, node, e);
+                    }
+                    self.depth -= 1;
+                    if node != NONE {
+                        let s = self.proof.slots.len() as u32;
+                        for sl in slots.iter() {
+                            let c = match sl {
+                                Some(c) => *c,
+                                None => self.store.heap.new_var(),
+                            };
+                            self.proof.slots.push(c);
+                        }
+                        self.proof.nodes[node as usize].b = s;
+                    }
+                }
+                self.slots = slots;
+                ok
+            }
+        }
+    }
+
+    /// Unify template cell `tc` (with slots) against heap cell `hc`.
+    pub(super) fn unify_template(
+        &mut self,
+        t: &Template,
+        tc: Cell,
+        hc: Cell,
+        slots: &mut [Option<Cell>],
+    ) -> bool {
+        let mut stack = std::mem::take(&mut self.pairs);
+        stack.clear();
+        stack.push((tc, hc));
+        let mut ok = true;
+        while let Some((tc, hc)) = stack.pop() {
+            match tc {
+                Cell::Ref(s) => match slots[s.ix()] {
+                    None => slots[s.ix()] = Some(self.store.deref(hc)),
+                    Some(v) => {
+                        if !self.store.unify(v, hc) {
+                            ok = false;
+                            break;
+                        }
+                    }
+                },
+                Cell::Struct(a) => {
+                    let h = self.store.deref(hc);
+                    match h {
+                        Cell::Struct(b) => {
+                            let fc = t.cells[a.ix()];
+                            if fc != self.store.heap.get(b) {
+                                let flat = self.store.flatten_apply(h);
+                                if flat != h {
+                                    stack.push((tc, flat));
+                                    continue;
+                                }
+                                ok = false;
+                                break;
+                            }
+                            if let Cell::Functor(_, n) = fc {
+                                for i in (0..n as usize).rev() {
+                                    stack.push((
+                                        t.cells[a.ix() + 1 + i],
+                                        self.store.heap.get(Addr(b.0 + 1 + i as u32)),
+                                    ));
+                                }
+                            }
+                        }
+                        Cell::Ref(x) => {
+                            let c = self.copy_template(t, tc, slots);
+                            if !self.store.can_bind(x, c) {
+                                ok = false;
+                                break;
+                            }
+                            self.store.bind(x, c);
+                        }
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                constant => {
+                    let h = self.store.deref(hc);
+                    if h == constant {
+                        continue;
+                    }
+                    match h {
+                        Cell::Ref(x) => {
+                            if !self.store.can_bind(x, constant) {
+                                ok = false;
+                                break;
+                            }
+                            self.store.bind(x, constant);
+                        }
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.pairs = stack;
+        ok
+    }
+
+    /// Copy template cell `c` to the heap, creating variables for unset slots.
+    pub(crate) fn copy_template(
+        &mut self,
+        t: &Template,
+        c: Cell,
+        slots: &mut [Option<Cell>],
+    ) -> Cell {
+        match c {
+            Cell::Ref(s) => match slots[s.ix()] {
+                Some(v) => v,
+                None => {
+                    let v = self.store.heap.new_var();
+                    slots[s.ix()] = Some(v);
+                    v
+                }
+            },
+            Cell::Struct(a) => {
+                let start = a.ix();
+                let end = t.block_end(a);
+                let base = self.store.heap.len();
+                let heap = &mut self.store.heap.cells;
+                heap.reserve(end - start);
+                for (i, &cell) in t.cells[start..end].iter().enumerate() {
+                    let out = match cell {
+                        Cell::Ref(s) => match slots[s.ix()] {
+                            Some(v) => v,
+                            None => {
+                                let v = Cell::Ref(Addr((base + i) as u32));
+                                slots[s.ix()] = Some(v);
+                                v
+                            }
+                        },
+                        Cell::Struct(p) => Cell::Struct(Addr((p.ix() - start + base) as u32)),
+                        other => other,
+                    };
+                    heap.push(out);
+                }
+                Cell::Struct(Addr(base as u32))
+            }
+            other => other,
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! What the machine does outside pure search: output and input for the
+//! built-ins (through the host), proof-node and error helpers, and tracing.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Machine {
+    // ----------------------------------------------------------------
+    // Tracing
+
+    pub(super) fn trace(
+        &mut self,
+        kind: crate::engine::trace::TraceKind,
+        goal: Cell,
+        detail: String,
+    ) {
+        let event = crate::engine::trace::TraceEvent {
+            kind,
+            depth: self.depth,
+            goal: self.show(goal),
+            detail,
+        };
+        if let Some(t) = self.tracer.as_mut() {
+            t.event(event);
+        }
+    }
+
+    /// The clause of entry `e`, printed for a trace.
+    pub(super) fn entry_text(&self, e: u32) -> String {
+        let entry = self.ctx.entries[e as usize];
+        match entry.source {
+            Source::Heap { clause, .. } => self.show(clause),
+            Source::Template { tpl, .. } => {
+                let t = &self.templates[tpl as usize];
+                match &t.origin {
+                    Some((file, span)) => {
+                        let text = self
+                            .sources
+                            .get(*file)
+                            .and_then(|f| f.text.get(span.clone()))
+                            .unwrap_or("?");
+                        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                        format!(
+                            "{text}  ({}:{})",
+                            self.sources.name(*file),
+                            self.sources.line(*file, span.start)
+                        )
+                    }
+                    None => "a clause".to_string(),
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Output and input used by built-ins
+
+    pub(crate) fn emit(&mut self, text: &str) {
+        if self.output == 0 {
+            self.host.write(text);
+        } else if let Some(w) = self.outputs.get_mut(self.output as usize - 1) {
+            let _ = w.write_all(text.as_bytes());
+        }
+    }
+
+    pub(crate) fn read_line(&mut self) -> Option<String> {
+        if self.input == 0 {
+            self.host.read_line()
+        } else {
+            let r = self.inputs.get_mut(self.input as usize - 1)?;
+            let mut line = String::new();
+            match r.read_line(&mut line) {
+                Ok(0) | Err(_) => None,
+                Ok(_) => Some(line),
+            }
+        }
+    }
+
+    pub(crate) fn push_output(&mut self, w: Box<dyn std::io::Write>) -> u32 {
+        self.outputs.push(w);
+        let prev = self.output;
+        self.output = self.outputs.len() as u32;
+        prev
+    }
+
+    pub(crate) fn push_input(&mut self, r: Box<dyn std::io::BufRead>) -> u32 {
+        self.inputs.push(r);
+        let prev = self.input;
+        self.input = self.inputs.len() as u32;
+        prev
+    }
+
+    pub(crate) fn then_restore_output(&mut self, output: u32) {
+        self.cont = self.push_frame(Action::RestoreOutput { output }, self.cont);
+    }
+
+    pub(crate) fn then_restore_input(&mut self, input: u32) {
+        self.cont = self.push_frame(Action::RestoreInput { input }, self.cont);
+    }
+
+    pub(crate) fn then_timing(&mut self, var: Cell) {
+        self.started.push(Instant::now());
+        let start = self.started.len() as u32 - 1;
+        self.cont = self.push_frame(Action::TimingEnd { start, var }, self.cont);
+    }
+
+    pub(crate) fn then_solve(&mut self, goal: Cell, parent: u32, origin: u32) {
+        self.push_solve(goal, parent, origin);
+    }
+
+    pub(crate) fn proof_node(&mut self, parent: u32, rule: Rule, goal: Cell) -> u32 {
+        self.node(parent, rule, goal, 0, 0)
+    }
+
+    pub(crate) fn error_at(
+        &self,
+        message: impl Into<String>,
+        goal: Cell,
+        origin: u32,
+    ) -> RuntimeError {
+        self.goal_error(message, goal, origin)
+    }
+
+    /// Flush files opened by `telling` (at the end of a query).
+    pub fn flush_outputs(&mut self) {
+        for w in self.outputs.iter_mut() {
+            let _ = w.flush();
+        }
+    }
+
+    /// Replace the host (for example to capture output).
+    pub fn set_host(&mut self, host: Box<dyn Host>) {
+        self.host = host;
+    }
+}

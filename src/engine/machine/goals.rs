@@ -1,0 +1,347 @@
+//! The goal rules: `solve` dispatches a goal on its principal connective
+//! (see the rules in the machine's module doc), and the helpers it uses.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Machine {
+    // ----------------------------------------------------------------
+    // Goals
+
+    #[inline]
+    pub(super) fn arg_of(&self, c: Cell, i: u32) -> Cell {
+        match self.store.deref(c) {
+            Cell::Struct(a) => self.store.heap.arg(a, i),
+            other => other,
+        }
+    }
+
+    pub(super) fn goal_error(
+        &self,
+        message: impl Into<String>,
+        goal: Cell,
+        origin: u32,
+    ) -> RuntimeError {
+        let mut e = RuntimeError::new(message);
+        e.goal = Some(self.show(goal));
+        e.origin = self.origin_of(origin);
+        e
+    }
+
+    /// The source position of the clause behind entry `origin`.
+    pub fn origin_of(&self, origin: u32) -> Option<(FileId, std::ops::Range<usize>)> {
+        let entry = self.ctx.entries.get(origin as usize)?;
+        match entry.source {
+            Source::Template { tpl, .. } => self.templates.get(tpl as usize)?.origin.clone(),
+            Source::Heap { .. } => None,
+        }
+    }
+
+    /// Print a term (for messages).
+    pub fn show(&self, c: Cell) -> String {
+        crate::pretty::Printer::new(self).term(c)
+    }
+
+    pub(super) fn solve(&mut self, goal: Cell, parent: u32, origin: u32) -> Step {
+        let g = self.store.deref(goal);
+        let (f, n, args) = match g {
+            Cell::Atom(s) => (s, 0, Addr(0)),
+            Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(f, n) => (f, n, Addr(a.0 + 1)),
+                _ => return Err(self.goal_error("corrupt term", g, origin)),
+            },
+            Cell::Ref(_) => {
+                return Err(self
+                    .goal_error("an unbound variable was called as a goal", g, origin)
+                    .note("bind the variable to a formula before calling it"))
+            }
+            _ => {
+                return Err(self.goal_error(
+                    format!("`{}` is not a formula and cannot be proved", self.show(g)),
+                    g,
+                    origin,
+                ))
+            }
+        };
+        let arg = |m: &Machine, i: u32| m.store.heap.get(Addr(args.0 + i));
+        match (f, n) {
+            (sym::TRUE, 0) => {
+                self.node(parent, Rule::One, g, 0, 0);
+                Ok(true)
+            }
+            (sym::ERASE, 0) => {
+                let node = self.node(parent, Rule::Erase, g, 0, 0);
+                self.slack = if node == NONE { 1 } else { node + 2 };
+                Ok(true)
+            }
+            (sym::FAIL, 0) => Ok(false),
+            (sym::COMMA, 2) => {
+                let node = self.node(parent, Rule::Tensor, g, 0, 0);
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                self.push_solve(b, node, origin);
+                self.push_solve(a, node, origin);
+                Ok(true)
+            }
+            (sym::WITH, 2) => {
+                let node = self.node(parent, Rule::With, g, 0, 0);
+                let (a, b) = (arg(self, 0), arg(self, 1));
+                self.cont = self.push_frame(
+                    Action::WithMid {
+                        g2: b,
+                        node,
+                        origin,
+                        saved: self.slack,
+                        trail: self.store.trail.mark() as u32,
+                        ctx_len: self.ctx.entries.len() as u32,
+                    },
+                    self.cont,
+                );
+                self.slack = 0;
+                self.push_solve(a, node, origin);
+                Ok(true)
+            }
+            (sym::SEMI, 2) => {
+                self.push_choice(Alternative::Goal {
+                    goal: g,
+                    parent,
+                    origin,
+                    rule: Rule::OrRight,
+                });
+                let node = self.node(parent, Rule::OrLeft, g, 0, 0);
+                let a = arg(self, 0);
+                self.push_solve(a, node, origin);
+                Ok(true)
+            }
+            (sym::LOLLI, 2) | (sym::NECK, 2) | (sym::IMP, 2) | (sym::RIMP, 2) => {
+                let (d, body) = if f == sym::LOLLI || f == sym::IMP {
+                    (arg(self, 0), arg(self, 1))
+                } else {
+                    (arg(self, 1), arg(self, 0))
+                };
+                let linear = f == sym::LOLLI || f == sym::NECK;
+                let rule = if linear { Rule::Lolli } else { Rule::Imp };
+                let node = self.node(parent, rule, g, 0, 0);
+                let (first, end) = self.assume(d, linear, node, g, origin)?;
+                if self.tracer.is_some() {
+                    let what: Vec<String> =
+                        (first..end).rev().map(|e| self.entry_text(e)).collect();
+                    let kind = if linear {
+                        "linearly"
+                    } else {
+                        "for unbounded use"
+                    };
+                    let detail = format!("{} {kind}", what.join(", "));
+                    self.trace(crate::engine::trace::TraceKind::Assume, body, detail);
+                }
+                if node != NONE {
+                    self.proof.nodes[node as usize].a = first;
+                    self.proof.nodes[node as usize].b = end;
+                }
+                self.enter_scope(first, end, body, node, origin);
+                Ok(true)
+            }
+            (sym::LOAD, 2) => {
+                let (m, body) = (arg(self, 0), arg(self, 1));
+                let m = self.store.deref(m);
+                let (name, margs) = match m {
+                    Cell::Atom(s) => (s, Vec::new()),
+                    Cell::Struct(a) => match self.store.heap.get(a) {
+                        Cell::Functor(s, k) => {
+                            (s, (0..k).map(|i| self.store.heap.arg(a, i)).collect())
+                        }
+                        _ => return Ok(false),
+                    },
+                    Cell::Ref(_) => {
+                        return Err(self.goal_error(
+                            "the module name in `--o` is an unbound variable",
+                            g,
+                            origin,
+                        ))
+                    }
+                    other => {
+                        return Err(self.goal_error(
+                            format!(
+                                "`{}` cannot be a module name in `--o`: use a name",
+                                self.show(other)
+                            ),
+                            g,
+                            origin,
+                        ))
+                    }
+                };
+                let mname = self.symbols.name(name).to_string();
+                let loaded = self.find_and_load(&mname).map_err(|mut e| {
+                    e.goal = Some(self.show(g));
+                    e.origin = self.origin_of(origin);
+                    e
+                })?;
+                if loaded.module.params.len() != margs.len() {
+                    return Err(self.goal_error(
+                        format!(
+                            "module `{mname}` takes {} parameter(s) but was given {}",
+                            loaded.module.params.len(),
+                            margs.len()
+                        ),
+                        g,
+                        origin,
+                    ));
+                }
+                let node = self.node(parent, Rule::Lolli, g, 0, 0);
+                let (first, end) = self.assume_module(&loaded, &margs, node);
+                if node != NONE {
+                    self.proof.nodes[node as usize].a = first;
+                    self.proof.nodes[node as usize].b = end;
+                }
+                self.enter_scope(first, end, body, node, origin);
+                Ok(true)
+            }
+            (sym::BANG, 1) => {
+                let a = arg(self, 0);
+                self.bang_node(g, a, parent, origin)
+            }
+            (sym::GUARD, 3) => {
+                let node = self.node(parent, Rule::Guard, g, 0, 0);
+                let (c, t, e) = (arg(self, 0), arg(self, 1), arg(self, 2));
+                let choice = self.choices.len() as u32;
+                self.push_choice(Alternative::Goal {
+                    goal: e,
+                    parent: node,
+                    origin,
+                    rule: Rule::Guard,
+                });
+                self.cont = self.push_frame(
+                    Action::GuardCommit {
+                        choice,
+                        then: t,
+                        node,
+                        origin,
+                    },
+                    self.cont,
+                );
+                self.push_solve(c, node, origin);
+                Ok(true)
+            }
+            (sym::FORALL, 2) | (sym::EXISTS, 2) => {
+                let (b, body) = (arg(self, 0), arg(self, 1));
+                let Cell::Bound(id) = b else {
+                    return Err(self.goal_error("malformed quantifier", g, origin));
+                };
+                let witness = if f == sym::FORALL {
+                    let name = self
+                        .binder_names
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or(sym::NIL);
+                    self.store.heap.new_eigen(name)
+                } else {
+                    self.store.heap.new_var()
+                };
+                let inst = self.substitute(body, id, witness);
+                let rule = if f == sym::FORALL {
+                    Rule::Forall
+                } else {
+                    Rule::Exists
+                };
+                let wi = self.proof.witnesses.len() as u32;
+                let node = self.node(parent, rule, g, wi, 0);
+                if node != NONE {
+                    self.proof.witnesses.push(witness);
+                }
+                self.push_solve(inst, node, origin);
+                Ok(true)
+            }
+            (sym::APPLY, _) if n >= 1 => {
+                let head = self.store.deref(arg(self, 0));
+                let mut all: Vec<Cell> = Vec::new();
+                let name = match head {
+                    Cell::Atom(s) => s,
+                    Cell::Struct(a) => match self.store.heap.get(a) {
+                        Cell::Functor(s, k) => {
+                            all.extend((0..k).map(|i| self.store.heap.arg(a, i)));
+                            s
+                        }
+                        _ => return Ok(false),
+                    },
+                    Cell::Ref(_) => {
+                        return Err(self.goal_error(
+                            "an unbound variable was called as a goal",
+                            g,
+                            origin,
+                        ))
+                    }
+                    other => {
+                        return Err(self.goal_error(
+                            format!("`{}` cannot be applied to arguments", self.show(other)),
+                            g,
+                            origin,
+                        ))
+                    }
+                };
+                all.extend((1..n).map(|i| arg(self, i)));
+                let goal = self.store.heap.new_struct(name, &all);
+                self.push_solve(goal, parent, origin);
+                Ok(true)
+            }
+            (sym::DCG, 2) => Err(self.goal_error("a grammar rule `-->` is not a goal", g, origin)),
+            _ => {
+                if let Some(b) = self.builtin_of(f, n) {
+                    self.inferences += 1;
+                    return self.builtin(b, g, args, parent, origin);
+                }
+                if let Some(rust) = self.foreign_of(f, n) {
+                    return self.call_foreign(rust, g, args, n, parent, origin);
+                }
+                self.inferences += 1;
+                if self.tracer.is_some() {
+                    self.trace(crate::engine::trace::TraceKind::Call, g, String::new());
+                }
+                if self.ctx.memo.on
+                    && self.memo_preds.get(f.0 as usize) == Some(&true)
+                    && !self.memo_enter(g)
+                {
+                    return Ok(false);
+                }
+                let cursor = match self.ctx.small_cursor((f, n), 8) {
+                    Some(c) => c,
+                    None => {
+                        let (pred, keys) = {
+                            let heap = &self.store.heap;
+                            keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
+                        };
+                        self.ctx.cursor(pred, &keys)
+                    }
+                };
+                self.call(g, cursor, parent, origin)
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn builtin_of(&self, f: SymId, n: u32) -> Option<Builtin> {
+        let row = self.builtin_table.get(f.0 as usize)?;
+        *row.get(n as usize)?
+    }
+
+    pub(super) fn bang_node(&mut self, g: Cell, inner: Cell, parent: u32, origin: u32) -> Step {
+        let node = self.node(parent, Rule::Bang, g, 0, 0);
+        self.cont = self.push_frame(Action::BangEnd { saved: self.slack }, self.cont);
+        let base = self.ctx.entries.len() as u32;
+        self.ctx.restrict(&mut self.store.trail, base);
+        self.slack = 0;
+        self.push_solve(inner, node, origin);
+        Ok(true)
+    }
+
+    pub(super) fn bang(&mut self, goal: Cell, parent: u32, origin: u32) -> Step {
+        let bang = self.store.heap.new_struct(sym::BANG, &[goal]);
+        self.bang_node(bang, goal, parent, origin)
+    }
+
+    /// Copy heap term `c`, replacing `Bound(id)` by `value` (binder instantiation).
+    pub(crate) fn substitute(&mut self, c: Cell, id: u32, value: Cell) -> Cell {
+        crate::engine::copy::copy_term(&mut self.store.heap, c, &mut |cell| match cell {
+            Cell::Bound(b) if b == id => Some(value),
+            _ => None,
+        })
+    }
+}

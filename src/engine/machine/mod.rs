@@ -1,0 +1,887 @@
+//! The search: Lolli's proof rules run by an abstract machine with its own
+//! stacks (never the Rust call stack), undoing by trail.
+//!
+//! The resource semantics is the input/output model with lazy `erase` of
+//! Cervesato, Hodas and Pfenning ("Efficient Resource Management for Linear
+//! Logic Proof Search", the RM3 system), in the form Lolli 0.94 implements.
+//! A goal runs in the current context; consuming a linear resource marks its
+//! entry `GONE`; the *slack* register records whether an `erase` has been
+//! proved since the start of the enclosing scope (Lolli's "top flag"), and
+//! then resources left over at the end of the scope count as erased.  Where
+//! Lolli tests strictness at every leaf, this machine checks at the end of
+//! each scope (`D -o G`, the query, the second conjunct of `&`); the proofs
+//! found, and their order, are the same.
+//!
+//! The rules, as the machine runs them:
+//! - `true`: nothing.  `erase`: set slack.  `G1 , G2`: G1 then G2 (slack accumulates).
+//! - `D -o G` / `D => G` (`G :- D` / `G <= D`): push D's clauses as linear
+//!   (resp. unbounded) entries, prove G with slack cleared, then every linear
+//!   entry of D must be consumed unless G's slack is set; the entries leave.
+//! - `G1 & G2`: prove G1 (slack cleared); the resources it consumed (C1) are
+//!   made usable again for G2 and, if G1 had no slack, G2 may use nothing
+//!   else; after G2 every resource of C1 must be consumed again (unless G2
+//!   has slack).  Slack of the whole: both had slack.
+//! - `{G}`: prove G with every linear resource hidden; no slack.
+//! - atom: try every usable entry whose head may match, newest first; a linear
+//!   entry is consumed when used; then prove the clause body left to right.
+//! - `G1 ; G2`, guard `G1 -> G2 | G3`, `forall`, `exists`: as in Lolli.
+//!
+//! Machine state: the store (heap + trail), the context, the continuation
+//! (a persistent list of frames), the choice-point stack and the proof log.
+//! A choice point saves the lengths of every arena and the trail mark, so
+//! backtracking is "undo the trail, truncate the arenas"; nothing is copied.
+
+mod calls;
+mod effects;
+mod goals;
+mod modules;
+mod scopes;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::context::{Context, ContextLens, Cursor, Item, Source, GONE};
+use super::memo::{MemoCall, MemoTable};
+use super::store::Store;
+use super::trail::Undo;
+use crate::builtins::{is_connective, Builtin};
+use crate::diagnostics::{Error, RuntimeError};
+use crate::logic::clause::{clause_alts, split_assumed, Assumed, Body, ClauseError};
+use crate::logic::keys::keys_of;
+use crate::logic::module::{compile_module, find_module, module_name_of, Module};
+use crate::logic::template::Template;
+use crate::source::{FileId, Sources};
+use crate::syntax;
+use crate::term::{sym, Addr, Cell, SymId, Symbols};
+
+/// No frame / no node.
+pub const NONE: u32 = u32::MAX;
+
+/// What a step of the machine asks of its caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The query has an answer; the machine can be asked for the next one.
+    Answer,
+    /// The query has no (more) answers.
+    Exhausted,
+    /// `top` was called: the caller may run nested queries in this state.
+    Top,
+    /// `pop` was called.
+    Pop,
+    /// `popall` was called.
+    PopAll,
+    /// `bye` / `exit` was called.
+    Bye,
+    /// `abort` was called.
+    Abort,
+}
+
+/// The proof rule a proof node records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Backchaining on a clause or using a resource.
+    Atom,
+    /// A built-in predicate.
+    Builtin,
+    /// `true`.
+    One,
+    /// `erase`.
+    Erase,
+    /// `{G}`.
+    Bang,
+    /// `G1 , G2`.
+    Tensor,
+    /// `G1 & G2`.
+    With,
+    /// `D -o G` (also `M --o G`).
+    Lolli,
+    /// `D => G`.
+    Imp,
+    /// `forall x \ G`.
+    Forall,
+    /// `exists x \ G`.
+    Exists,
+    /// Left side of `;`.
+    OrLeft,
+    /// Right side of `;`.
+    OrRight,
+    /// `G1 -> G2 | G3`.
+    Guard,
+}
+
+/// One node of the proof log.
+#[derive(Copy, Clone, Debug)]
+pub struct ProofNode {
+    /// The parent node (`NONE` for a root).
+    pub parent: u32,
+    /// The rule.
+    pub rule: Rule,
+    /// The goal proved (a heap term; instantiated when read after the answer).
+    pub goal: Cell,
+    /// Atom: the entry used.  Lolli/Imp: first assumed entry.  Forall/Exists: the witness cell index.
+    pub a: u32,
+    /// Atom with a template: start of the slot values in `proof_slots`.  Lolli/Imp: end of assumed entries.
+    pub b: u32,
+}
+
+/// The proof log of the current branch.
+#[derive(Clone, Debug, Default)]
+pub struct ProofLog {
+    /// Nodes in the order they were made (children after parents, siblings left to right).
+    pub nodes: Vec<ProofNode>,
+    /// Slot values of template clause instances.
+    pub slots: Vec<Cell>,
+    /// Witness terms (forall/exists).
+    pub witnesses: Vec<Cell>,
+    /// (erase node, entry) pairs: resources an `erase` swallowed.
+    pub erased: Vec<(u32, u32)>,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Action {
+    Solve {
+        goal: Cell,
+        parent: u32,
+        origin: u32,
+    },
+    Bang {
+        goal: Cell,
+        parent: u32,
+        origin: u32,
+    },
+    ExitScope {
+        first: u32,
+        end: u32,
+        saved: u32,
+    },
+    WithMid {
+        g2: Cell,
+        node: u32,
+        origin: u32,
+        saved: u32,
+        trail: u32,
+        ctx_len: u32,
+    },
+    WithEnd {
+        c1: u32,
+        n: u32,
+        v1: u32,
+        saved: u32,
+        restricted: bool,
+        /// Trail length when G2 started, and the context length at the `&`.
+        g2_trail: u32,
+        ctx_len: u32,
+    },
+    BangEnd {
+        saved: u32,
+    },
+    GuardCommit {
+        choice: u32,
+        then: Cell,
+        node: u32,
+        origin: u32,
+    },
+    RestoreOutput {
+        output: u32,
+    },
+    RestoreInput {
+        input: u32,
+    },
+    TimingEnd {
+        start: u32,
+        var: Cell,
+    },
+    QueryEnd {
+        first: u32,
+        end: u32,
+    },
+    SubEnd,
+    MemoExit {
+        call: u32,
+    },
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    action: Action,
+    next: u32,
+    /// Number of clause uses between the query and this frame's goal.
+    depth: u32,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Alternative {
+    Clauses {
+        goal: Cell,
+        cursor: Cursor,
+        parent: u32,
+        origin: u32,
+        depth: u32,
+    },
+    Goal {
+        goal: Cell,
+        parent: u32,
+        origin: u32,
+        rule: Rule,
+    },
+    Barrier,
+    MemoFail {
+        call: u32,
+    },
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Choice {
+    alt: Alternative,
+    cont: u32,
+    slack: u32,
+    trail: u32,
+    heap: u32,
+    eigens: u32,
+    frames: u32,
+    ctx: ContextLens,
+    aux: u32,
+    nodes: u32,
+    slots: u32,
+    witnesses: u32,
+    erased: u32,
+    output: u32,
+    input: u32,
+    memo_calls: u32,
+}
+
+/// The I/O the engine needs from its host (the engine itself never touches stdin/stdout).
+pub trait Host {
+    /// Write text to the standard output.
+    fn write(&mut self, text: &str);
+    /// Read one line from the standard input (`None` at end of input).
+    fn read_line(&mut self) -> Option<String>;
+}
+
+/// A host that writes to a string and reads nothing; for tests and embedding.
+#[derive(Clone, Debug, Default)]
+pub struct BufferHost {
+    /// Everything written.
+    pub out: String,
+    /// Lines to hand to `read`.
+    pub input: std::collections::VecDeque<String>,
+}
+
+impl Host for BufferHost {
+    fn write(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+    fn read_line(&mut self) -> Option<String> {
+        self.input.pop_front()
+    }
+}
+
+/// A host on the process's stdin and stdout.
+#[derive(Debug, Default)]
+pub struct StdHost;
+
+impl Host for StdHost {
+    fn write(&mut self, text: &str) {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+    fn read_line(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match std::io::stdin().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+}
+
+/// Options that change how the machine runs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Record proof terms.
+    pub proofs: bool,
+    /// Allow the `system` built-in.
+    pub allow_system: bool,
+    /// Directories searched for modules, in order.
+    pub search_path: Vec<PathBuf>,
+    /// Stop a query that nests deeper than this many goals.
+    pub max_depth: Option<u32>,
+    /// Stop a query at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop a query whose stacks grow beyond this many bytes.
+    pub max_memory: Option<usize>,
+}
+
+/// A loaded module: the compiled module and the ids of its templates.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The module.
+    pub module: Rc<Module>,
+    /// Template id of each clause.
+    pub tpl_ids: Vec<u32>,
+}
+
+/// The interpreter state: program, context and search.
+pub struct Machine {
+    /// Names and strings.
+    pub symbols: Symbols,
+    /// Source texts (files and typed goals).
+    pub sources: Sources,
+    /// Name of each binder, by binder id.
+    pub binder_names: Vec<SymId>,
+    /// All clause templates, by id.
+    pub templates: Vec<Rc<Template>>,
+    /// Compiled modules by file path.
+    pub modules: Vec<(PathBuf, Loaded)>,
+    /// Options.
+    pub options: Options,
+    /// Heap and trail.
+    pub store: Store,
+    /// The context.
+    pub ctx: Context,
+    /// The proof log of the current branch.
+    pub proof: ProofLog,
+    /// Set from another thread (Ctrl-C) to stop the running query.
+    pub interrupt: Arc<AtomicBool>,
+    /// Calls made (atoms and built-ins), for statistics.
+    pub inferences: u64,
+    /// Predicates written in Rust by an embedder.
+    pub foreign: super::foreign::Foreign,
+    pub(crate) host: Box<dyn Host>,
+    frames: Vec<Frame>,
+    choices: Vec<Choice>,
+    cont: u32,
+    slack: u32,
+    aux: Vec<u32>,
+    slots: Vec<Option<Cell>>,
+    scratch: Vec<Cell>,
+    outputs: Vec<Box<dyn std::io::Write>>,
+    output: u32,
+    inputs: Vec<Box<dyn std::io::BufRead>>,
+    input: u32,
+    started: Vec<Instant>,
+    pairs: Vec<(Cell, Cell)>,
+    pub(crate) pending: Option<Event>,
+    /// Depth (clause uses from the query) of the goal being run.
+    depth: u32,
+    /// Failure memoization table (see [`super::memo`]).
+    pub memo: MemoTable,
+    /// Predicates declared `MEMO`, by symbol id.
+    memo_preds: Vec<bool>,
+    /// Memoized calls in progress.
+    memo_calls: Vec<MemoCall>,
+    /// Receives a step-by-step trace, when installed.
+    pub tracer: Option<Box<dyn crate::engine::trace::Tracer>>,
+    /// Built-ins by symbol id and arity 0..=3 (all built-in names are interned
+    /// when the machine is made, so user symbols fall outside the table).
+    builtin_table: Vec<[Option<Builtin>; 4]>,
+}
+
+type Step = Result<bool, RuntimeError>;
+
+impl Machine {
+    /// A machine with an empty program.
+    pub fn new(options: Options, host: Box<dyn Host>) -> Self {
+        let mut symbols = Symbols::new();
+        let mut builtin_table: Vec<[Option<Builtin>; 4]> = Vec::new();
+        for &(name, arity) in Builtin::ALL {
+            let id = symbols.intern(name).0 as usize;
+            if builtin_table.len() <= id {
+                builtin_table.resize(id + 1, [None; 4]);
+            }
+            builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
+        }
+        Machine {
+            builtin_table,
+            symbols,
+            sources: Sources::new(),
+            binder_names: Vec::new(),
+            templates: Vec::new(),
+            modules: Vec::new(),
+            options,
+            store: Store::new(),
+            ctx: Context::new(),
+            proof: ProofLog::default(),
+            interrupt: Arc::new(AtomicBool::new(false)),
+            inferences: 0,
+            foreign: Default::default(),
+            host,
+            frames: Vec::new(),
+            choices: Vec::new(),
+            cont: NONE,
+            slack: 0,
+            aux: Vec::new(),
+            slots: Vec::new(),
+            scratch: Vec::new(),
+            outputs: Vec::new(),
+            output: 0,
+            inputs: Vec::new(),
+            input: 0,
+            started: Vec::new(),
+            pairs: Vec::new(),
+            pending: None,
+            depth: 0,
+            memo: MemoTable::default(),
+            memo_preds: Vec::new(),
+            memo_calls: Vec::new(),
+            tracer: None,
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Queries
+
+    /// Start a query for `goal` (a heap term) in the current state.  Linear
+    /// entries usable now must all be consumed by each answer (unless erased).
+    pub fn start_query(&mut self, goal: Cell) {
+        if self.ctx.memo.on && self.choices.is_empty() {
+            let len = self.ctx.entries.len() as u32;
+            if self.ctx.memo.base != len {
+                // The program changed: keys made against the old one are void.
+                self.ctx.memo.base = len;
+                self.ctx.memo.unb_hash = 0;
+                self.ctx.memo.unb_nonground = 0;
+                self.memo.clear();
+            }
+        }
+        self.push_choice(Alternative::Barrier);
+        let first = 0;
+        let end = self.ctx.entries.len() as u32;
+        let q = self.push_frame(Action::QueryEnd { first, end }, self.cont);
+        self.slack = 0;
+        self.cont = self.push_frame(
+            Action::Solve {
+                goal,
+                parent: NONE,
+                origin: NONE,
+            },
+            q,
+        );
+        self.started.push(Instant::now());
+    }
+
+    pub(crate) fn memo_preds_mut(&mut self) -> &mut Vec<bool> {
+        &mut self.memo_preds
+    }
+
+    pub(crate) fn memo_calls_len(&self) -> u32 {
+        self.memo_calls.len() as u32
+    }
+
+    pub(crate) fn memo_call(&self, call: u32) -> Option<MemoCall> {
+        self.memo_calls.get(call as usize).copied()
+    }
+
+    pub(crate) fn push_memo_call(&mut self, c: MemoCall) {
+        self.memo_calls.push(c);
+    }
+
+    /// Push the choice point that detects a memoized call's failure, and the
+    /// frame that detects its success (after the call's body).
+    pub(crate) fn push_memo_fail(&mut self, call: u32) {
+        self.push_choice(Alternative::MemoFail { call });
+        self.cont = self.push_frame(Action::MemoExit { call }, self.cont);
+    }
+
+    /// Run `goal` to exhaustion inside the current proof (for built-ins such
+    /// as `findall`): the goal sees the current context, and whatever it
+    /// binds or consumes is undone afterwards.  `on_answer` is called at
+    /// each answer (the goal's bindings are visible then) and returns whether
+    /// to look for more.  The machine's state is unchanged on return.
+    pub fn sub_search(
+        &mut self,
+        goal: Cell,
+        on_answer: &mut dyn FnMut(&mut Machine) -> bool,
+    ) -> Result<(), RuntimeError> {
+        let (cont, slack) = (self.cont, self.slack);
+        self.push_choice(Alternative::Barrier);
+        let barrier = self.choices.len();
+        let end = self.push_frame(Action::SubEnd, NONE);
+        self.slack = 0;
+        self.cont = self.push_frame(
+            Action::Solve {
+                goal,
+                parent: NONE,
+                origin: NONE,
+            },
+            end,
+        );
+        let mut result = Ok(());
+        loop {
+            match self.run_inner() {
+                Ok(Event::Answer) => {
+                    if !on_answer(self) {
+                        break;
+                    }
+                    match self.backtrack() {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                Ok(Event::Exhausted) => break,
+                Ok(_) => {
+                    result = Err(RuntimeError::new(
+                        "top-level commands cannot run inside an aggregate such as findall",
+                    ));
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // Drop every choice above the barrier, then the barrier itself.
+        self.choices.truncate(barrier);
+        if let Some(ch) = self.choices.pop() {
+            self.restore(&ch);
+        }
+        self.update_hb();
+        self.cont = cont;
+        self.slack = slack;
+        self.pending = None;
+        result
+    }
+
+    /// Abandon the innermost query: undo everything it did.
+    pub fn end_query(&mut self) {
+        while let Some(ch) = self.choices.pop() {
+            if matches!(ch.alt, Alternative::Barrier) {
+                self.restore(&ch);
+                break;
+            }
+        }
+        self.started.pop();
+        self.update_hb();
+    }
+
+    /// Run until the next answer or the end of the innermost query.
+    pub fn run(&mut self) -> Result<Event, RuntimeError> {
+        let r = self.run_inner();
+        if r.is_err() {
+            // Leave the state as it was at the start of the query.
+            self.unwind_to_barrier();
+        }
+        r
+    }
+
+    /// Ask for the next answer after one was returned.
+    pub fn next_answer(&mut self) -> Result<Event, RuntimeError> {
+        if !self.backtrack()? {
+            return Ok(Event::Exhausted);
+        }
+        self.run()
+    }
+
+    fn unwind_to_barrier(&mut self) {
+        while let Some(ch) = self.choices.last().copied() {
+            if matches!(ch.alt, Alternative::Barrier) {
+                self.restore(&ch);
+                self.cont = NONE;
+                break;
+            }
+            self.choices.pop();
+        }
+        self.update_hb();
+    }
+
+    fn run_inner(&mut self) -> Result<Event, RuntimeError> {
+        let mut ticks: u32 = 0;
+        loop {
+            ticks = ticks.wrapping_add(1);
+            if ticks & 0xfff == 0 {
+                self.check_limits()?;
+            }
+            if self.cont == NONE {
+                // Only reachable if a query was not started.
+                return Ok(Event::Exhausted);
+            }
+            let frame = self.frames[self.cont as usize];
+            self.cont = frame.next;
+            self.depth = frame.depth;
+            let ok = match frame.action {
+                Action::Solve {
+                    goal,
+                    parent,
+                    origin,
+                } => self.solve(goal, parent, origin),
+                Action::Bang {
+                    goal,
+                    parent,
+                    origin,
+                } => self.bang(goal, parent, origin),
+                Action::ExitScope { first, end, saved } => Ok(self.exit_scope(first, end, saved)),
+                Action::WithMid {
+                    g2,
+                    node,
+                    origin,
+                    saved,
+                    trail,
+                    ctx_len,
+                } => Ok(self.with_mid(g2, node, origin, saved, trail, ctx_len)),
+                Action::WithEnd {
+                    c1,
+                    n,
+                    v1,
+                    saved,
+                    restricted,
+                    g2_trail,
+                    ctx_len,
+                } => Ok(self.with_end(c1, n, v1, saved, restricted, g2_trail, ctx_len)),
+                Action::BangEnd { saved } => {
+                    self.ctx.unrestrict(&mut self.store.trail);
+                    self.slack = saved;
+                    Ok(true)
+                }
+                Action::GuardCommit {
+                    choice,
+                    then,
+                    node,
+                    origin,
+                } => {
+                    self.choices.truncate(choice as usize);
+                    self.update_hb();
+                    self.push_solve(then, node, origin);
+                    Ok(true)
+                }
+                Action::RestoreOutput { output } => {
+                    self.output = output;
+                    Ok(true)
+                }
+                Action::RestoreInput { input } => {
+                    self.input = input;
+                    Ok(true)
+                }
+                Action::TimingEnd { start, var } => {
+                    let ms = self
+                        .started
+                        .get(start as usize)
+                        .map_or(0, |t| t.elapsed().as_millis() as i64);
+                    Ok(self.store.unify(var, Cell::Int(ms)))
+                }
+                Action::SubEnd => return Ok(Event::Answer),
+                Action::MemoExit { call } => {
+                    if let Some(c) = self.memo_calls.get_mut(call as usize) {
+                        c.proved = true;
+                    }
+                    Ok(true)
+                }
+                Action::QueryEnd { first, end } => {
+                    if self.query_end(first, end) {
+                        return Ok(Event::Answer);
+                    }
+                    Ok(false)
+                }
+            };
+            match ok {
+                Ok(true) => {
+                    if let Some(ev) = self.pending.take() {
+                        return Ok(ev);
+                    }
+                }
+                Ok(false) => {
+                    if !self.backtrack()? {
+                        return Ok(Event::Exhausted);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn check_limits(&mut self) -> Result<(), RuntimeError> {
+        if self.interrupt.swap(false, Ordering::Relaxed) {
+            return Err(RuntimeError::new("interrupted"));
+        }
+        if let Some(limit) = self.options.max_memory {
+            if self.memory_used() > limit {
+                return Err(RuntimeError::new(format!(
+                    "memory limit exceeded: the search uses more than {} MB",
+                    limit / (1024 * 1024)
+                ))
+                .note("the query was stopped by --max-memory"));
+            }
+        }
+        if let Some(d) = self.options.deadline {
+            if Instant::now() >= d {
+                return Err(RuntimeError::new("time limit exceeded")
+                    .note("the query was stopped by --timeout"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes held by the search's stacks and arenas (an estimate).
+    pub fn memory_used(&self) -> usize {
+        use std::mem::size_of;
+        self.store.heap.cells.capacity() * size_of::<Cell>()
+            + self.store.trail.entries.capacity() * size_of::<Undo>()
+            + self.frames.capacity() * size_of::<Frame>()
+            + self.choices.capacity() * size_of::<Choice>()
+            + self.ctx.memory_used()
+            + self.proof.nodes.capacity() * size_of::<ProofNode>()
+    }
+
+    /// Whether the machine is inside a query that was stopped at `top`
+    /// (nested queries run on top of it).
+    pub fn depth(&self) -> usize {
+        self.choices
+            .iter()
+            .filter(|c| matches!(c.alt, Alternative::Barrier))
+            .count()
+    }
+
+    // ----------------------------------------------------------------
+    // Frames, choices, backtracking
+
+    #[inline]
+    fn push_frame(&mut self, action: Action, next: u32) -> u32 {
+        self.frames.push(Frame {
+            action,
+            next,
+            depth: self.depth,
+        });
+        self.frames.len() as u32 - 1
+    }
+
+    #[inline]
+    fn push_solve(&mut self, goal: Cell, parent: u32, origin: u32) {
+        self.cont = self.push_frame(
+            Action::Solve {
+                goal,
+                parent,
+                origin,
+            },
+            self.cont,
+        );
+    }
+
+    fn push_choice(&mut self, alt: Alternative) {
+        let ch = Choice {
+            alt,
+            cont: self.cont,
+            slack: self.slack,
+            trail: self.store.trail.mark() as u32,
+            heap: self.store.heap.len() as u32,
+            eigens: self.store.heap.eigens.len() as u32,
+            frames: self.frames.len() as u32,
+            ctx: self.ctx.lens(),
+            aux: self.aux.len() as u32,
+            nodes: self.proof.nodes.len() as u32,
+            slots: self.proof.slots.len() as u32,
+            witnesses: self.proof.witnesses.len() as u32,
+            erased: self.proof.erased.len() as u32,
+            output: self.output,
+            input: self.input,
+            memo_calls: self.memo_calls.len() as u32,
+        };
+        self.choices.push(ch);
+        self.store.hb = ch.heap;
+    }
+
+    #[inline]
+    fn update_hb(&mut self) {
+        self.store.hb = self.choices.last().map_or(0, |c| c.heap);
+    }
+
+    fn restore(&mut self, ch: &Choice) {
+        let ctx = &mut self.ctx;
+        self.store.undo_to(ch.trail as usize, |u: Undo| ctx.undo(u));
+        self.store
+            .heap
+            .truncate(ch.heap as usize, ch.eigens as usize);
+        self.frames.truncate(ch.frames as usize);
+        self.ctx.truncate(&ch.ctx);
+        self.aux.truncate(ch.aux as usize);
+        self.proof.nodes.truncate(ch.nodes as usize);
+        self.proof.slots.truncate(ch.slots as usize);
+        self.proof.witnesses.truncate(ch.witnesses as usize);
+        self.proof.erased.truncate(ch.erased as usize);
+        self.cont = ch.cont;
+        self.slack = ch.slack;
+        self.output = ch.output;
+        self.input = ch.input;
+        self.memo_calls.truncate(ch.memo_calls as usize);
+    }
+
+    /// Resume the newest alternative; false when the innermost query is exhausted.
+    fn backtrack(&mut self) -> Result<bool, RuntimeError> {
+        loop {
+            let Some(ch) = self.choices.last().copied() else {
+                return Ok(false);
+            };
+            self.restore(&ch);
+            match ch.alt {
+                Alternative::Barrier => {
+                    self.cont = NONE;
+                    return Ok(false);
+                }
+                Alternative::MemoFail { call } => {
+                    self.choices.pop();
+                    self.update_hb();
+                    self.memo_failed(call);
+                }
+                Alternative::Clauses {
+                    goal,
+                    cursor,
+                    parent,
+                    origin,
+                    depth,
+                } => {
+                    self.choices.pop();
+                    self.update_hb();
+                    self.depth = depth;
+                    if self.tracer.is_some() {
+                        self.trace(crate::engine::trace::TraceKind::Redo, goal, String::new());
+                    }
+                    if self.call(goal, cursor, parent, origin)? {
+                        return Ok(true);
+                    }
+                }
+                Alternative::Goal {
+                    goal,
+                    parent,
+                    origin,
+                    rule,
+                } => {
+                    self.choices.pop();
+                    self.update_hb();
+                    if rule == Rule::OrRight {
+                        let n = self.node(parent, Rule::OrRight, goal, 0, 0);
+                        let g = self.arg_of(goal, 1);
+                        self.push_solve(g, n, origin);
+                    } else {
+                        self.push_solve(goal, parent, origin);
+                    }
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Proof log
+
+    #[inline]
+    fn node(&mut self, parent: u32, rule: Rule, goal: Cell, a: u32, b: u32) -> u32 {
+        if !self.options.proofs {
+            return NONE;
+        }
+        self.proof.nodes.push(ProofNode {
+            parent,
+            rule,
+            goal,
+            a,
+            b,
+        });
+        self.proof.nodes.len() as u32 - 1
+    }
+}

@@ -1,0 +1,325 @@
+//! Resource scopes: assuming formulas (`D -o G`, `D => G`), the end of a
+//! scope (every linear resource consumed, or erased by slack), `G1 & G2`
+//! (the second conjunct must consume what the first did) and `{G}`.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Machine {
+    pub(super) fn enter_scope(&mut self, first: u32, end: u32, body: Cell, node: u32, origin: u32) {
+        self.cont = self.push_frame(
+            Action::ExitScope {
+                first,
+                end,
+                saved: self.slack,
+            },
+            self.cont,
+        );
+        self.slack = 0;
+        self.push_solve(body, node, origin);
+    }
+
+    /// The erase node a slack value names (NONE when proofs are off).
+    #[inline]
+    pub(super) fn slack_node(slack: u32) -> u32 {
+        if slack >= 2 {
+            slack - 2
+        } else {
+            NONE
+        }
+    }
+
+    /// Linear entry `e` is still unconsumed where it must be consumed: count
+    /// it as swallowed by the erase behind slack `v`.  False without slack.
+    fn erase_leftover(&mut self, e: u32, v: u32) -> bool {
+        if v == 0 {
+            return false;
+        }
+        self.ctx.set_state(&mut self.store.trail, e, GONE);
+        let n = Self::slack_node(v);
+        if n != NONE {
+            self.proof.erased.push((n, e));
+        }
+        true
+    }
+
+    pub(super) fn exit_scope(&mut self, first: u32, end: u32, saved: u32) -> bool {
+        let v = self.slack;
+        for e in first..end {
+            let entry = self.ctx.entries[e as usize];
+            if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
+                return false;
+            }
+        }
+        self.ctx.close_scope(&mut self.store.trail, first, end);
+        self.slack = if saved != 0 { saved } else { v };
+        true
+    }
+
+    pub(super) fn query_end(&mut self, first: u32, end: u32) -> bool {
+        let v = self.slack;
+        for e in first..end {
+            if self.ctx.entries[e as usize].linear
+                && self.ctx.usable(e)
+                && !self.erase_leftover(e, v)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub(super) fn with_mid(
+        &mut self,
+        g2: Cell,
+        node: u32,
+        origin: u32,
+        saved: u32,
+        trail: u32,
+        ctx_len: u32,
+    ) -> bool {
+        let v1 = self.slack;
+        let c1 = self.aux.len() as u32;
+        let restricted = v1 == 0;
+        let token = if restricted {
+            let base = self.ctx.entries.len() as u32;
+            Some(self.ctx.restrict(&mut self.store.trail, base))
+        } else {
+            None
+        };
+        let end = self.store.trail.mark();
+        for i in trail as usize..end {
+            if let Undo::State(e, _) = self.store.trail.entries[i] {
+                let e = e.0;
+                if e < ctx_len {
+                    let entry = self.ctx.entries[e as usize];
+                    if entry.linear && entry.state == GONE {
+                        self.aux.push(e);
+                        let state = match token {
+                            Some(t) => t,
+                            None => self.ctx.usable_state(e),
+                        };
+                        self.ctx.set_state(&mut self.store.trail, e, state);
+                    }
+                }
+            }
+        }
+        let n = self.aux.len() as u32 - c1;
+        let g2_trail = self.store.trail.mark() as u32;
+        self.cont = self.push_frame(
+            Action::WithEnd {
+                c1,
+                n,
+                v1,
+                saved,
+                restricted,
+                g2_trail,
+                ctx_len,
+            },
+            self.cont,
+        );
+        self.slack = 0;
+        self.push_solve(g2, node, origin);
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn with_end(
+        &mut self,
+        c1: u32,
+        n: u32,
+        v1: u32,
+        saved: u32,
+        restricted: bool,
+        g2_trail: u32,
+        ctx_len: u32,
+    ) -> bool {
+        let v2 = self.slack;
+        // With slack in G1, G2 may consume more than G1 did: G1's erase
+        // swallowed those resources (recorded for the proof).
+        let n1 = Self::slack_node(v1);
+        if n1 != NONE {
+            let c1_set: Vec<u32> = self.aux[c1 as usize..(c1 + n) as usize].to_vec();
+            for i in g2_trail as usize..self.store.trail.mark() {
+                if let Undo::State(e, _) = self.store.trail.entries[i] {
+                    let e = e.0;
+                    if e < ctx_len
+                        && self.ctx.entries[e as usize].linear
+                        && self.ctx.entries[e as usize].state == GONE
+                        && !c1_set.contains(&e)
+                        && !self.proof.erased.contains(&(n1, e))
+                    {
+                        self.proof.erased.push((n1, e));
+                    }
+                }
+            }
+        }
+        for i in c1..c1 + n {
+            let e = self.aux[i as usize];
+            if self.ctx.entries[e as usize].state != GONE && !self.erase_leftover(e, v2) {
+                return false;
+            }
+        }
+        if restricted {
+            self.ctx.unrestrict(&mut self.store.trail);
+        }
+        self.slack = if saved != 0 {
+            saved
+        } else if v1 != 0 && v2 != 0 {
+            v2
+        } else {
+            0
+        };
+        true
+    }
+
+    // ----------------------------------------------------------------
+    // Assumptions
+
+    /// Assume formula `d` (linear or unbounded); returns the new entry range.
+    pub(super) fn assume(
+        &mut self,
+        d: Cell,
+        linear: bool,
+        node: u32,
+        goal: Cell,
+        origin: u32,
+    ) -> Result<(u32, u32), RuntimeError> {
+        let mut parts: Vec<Assumed> = Vec::new();
+        {
+            let heap = &self.store.heap;
+            split_assumed(&heap.cells, &|c| heap.deref(c), d, !linear, &mut parts)
+                .map_err(|e| self.clause_error(e, goal, origin))?;
+        }
+        let first = self.ctx.entries.len() as u32;
+        for part in parts.iter().rev() {
+            self.assume_clause(part.clause, linear && !part.bang, node, goal, origin)?;
+        }
+        Ok((first, self.ctx.entries.len() as u32))
+    }
+
+    pub(super) fn clause_error(&self, e: ClauseError, goal: Cell, origin: u32) -> RuntimeError {
+        match e {
+            ClauseError::Unbound => self
+                .goal_error("an unbound variable was assumed as a clause", goal, origin)
+                .note("bind the variable to a clause before assuming it"),
+            ClauseError::NotAClause(c) => self.goal_error(
+                format!("`{}` is not a clause and cannot be assumed", self.show(c)),
+                goal,
+                origin,
+            ),
+            ClauseError::HasBinder => self.goal_error("unexpected quantifier", goal, origin),
+        }
+    }
+
+    pub(super) fn assume_clause(
+        &mut self,
+        clause: Cell,
+        linear: bool,
+        node: u32,
+        goal: Cell,
+        origin: u32,
+    ) -> Result<(), RuntimeError> {
+        let mut alts = Vec::new();
+        let r = {
+            let heap = &self.store.heap;
+            clause_alts(&heap.cells, &|c| heap.deref(c), clause, &mut alts)
+        };
+        match r {
+            Ok(()) => {}
+            Err(ClauseError::HasBinder) => {
+                return self.assume_generic(clause, linear, node, goal, origin)
+            }
+            Err(e) => return Err(self.clause_error(e, goal, origin)),
+        }
+        self.check_heads(alts.iter().map(|a| a.pred), goal, origin)?;
+        let start = self.ctx.heap_alts.len() as u32;
+        for a in &alts {
+            let body = self.ctx.bodies.len() as u32;
+            self.ctx.bodies.extend_from_slice(&a.body);
+            self.ctx.heap_alts.push(crate::engine::context::HeapAlt {
+                head: a.head,
+                pred: a.pred,
+                body,
+                nbody: a.body.len() as u32,
+            });
+        }
+        let e = self.ctx.push_entry(
+            linear,
+            Source::Heap {
+                clause,
+                alts: start,
+                n: alts.len() as u32,
+            },
+            node,
+        );
+        if self.ctx.memo.on {
+            self.identify(e);
+        }
+        for (k, a) in alts.iter().enumerate().rev() {
+            let (pred, keys) = {
+                let heap = &self.store.heap;
+                keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
+            };
+            self.ctx
+                .index(&mut self.store.trail, e, k as u32, pred, &keys);
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_heads(
+        &self,
+        preds: impl Iterator<Item = (SymId, u32)>,
+        goal: Cell,
+        origin: u32,
+    ) -> Result<(), RuntimeError> {
+        for (f, n) in preds {
+            let name = self.symbols.name(f);
+            if Builtin::lookup(name, n).is_some() || is_connective(name, n) {
+                return Err(self.goal_error(
+                    format!("cannot assume a clause for `{name}`, which is built in"),
+                    goal,
+                    origin,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Assume a heap clause that quantifies variables (`forall x \ R`): it is
+    /// turned into a template whose environment is its free variables, so
+    /// each use renames the quantified ones.
+    pub(super) fn assume_generic(
+        &mut self,
+        clause: Cell,
+        linear: bool,
+        node: u32,
+        goal: Cell,
+        origin: u32,
+    ) -> Result<(), RuntimeError> {
+        let (tpl, env) = crate::engine::generalize::template_of_heap(self, clause)
+            .map_err(|e| self.clause_error(e, goal, origin))?;
+        self.check_heads(tpl.keys.iter().map(|(p, _)| *p), goal, origin)?;
+        let env_start = self.ctx.envs.len() as u32;
+        self.ctx.envs.extend_from_slice(&env);
+        let keys = tpl.keys.clone();
+        self.templates.push(Rc::new(tpl));
+        let id = self.templates.len() as u32 - 1;
+        let e = self.ctx.push_entry(
+            linear,
+            Source::Template {
+                tpl: id,
+                env: env_start,
+            },
+            node,
+        );
+        if self.ctx.memo.on {
+            self.identify(e);
+        }
+        for (k, (pred, key)) in keys.iter().enumerate().rev() {
+            self.ctx
+                .index(&mut self.store.trail, e, k as u32, *pred, key);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,370 @@
+//! Failure memoization keyed on the linear context (`MEMO p`).
+//!
+//! In a linear logic program the state of a search is the linear context,
+//! so depth-first search meets the same call in the same context again and
+//! again along different orders of moves.  For a predicate declared `MEMO`,
+//! the machine remembers "this call, in this context, has no proof" and
+//! fails such a call at once the next time.
+//!
+//! The key of a call is:
+//! - the call up to variable renaming (its cells, variables numbered by first
+//!   occurrence);
+//! - the multiset of usable linear resources;
+//! - the unbounded clauses assumed since the table was made (the program
+//!   loaded before is fixed for the table's life: loading clears the table).
+//!
+//! The lazy-erase state the calculus carries *into* a goal does not decide
+//! whether the goal has a proof in this machine: erase is accounted at the
+//! end of each scope, and every scope a goal opens is closed inside its own
+//! proof.  So the key does not include it.
+//!
+//! A call is memoized only when its key is exact and cheap: no restriction
+//! is active (not inside `{G}` or the right conjunct of `&`), every usable
+//! linear resource and every assumed unbounded clause is ground, and the call
+//! holds no `forall` constant.  Otherwise it simply runs.
+//!
+//! Cheap keys: each linear entry carries a hash and an interned id of its
+//! (ground) term; the context keeps the wrapping sum of the hashes of usable
+//! linear entries up to date as resources are consumed, assumed and restored
+//! (the trail undoes it), so a memo check costs O(size of the call), plus
+//! O(context) to compare exactly when the hash matches.
+//!
+//! Detecting failure: a memoized call pushes a `MemoFail` choice point under
+//! its own alternatives and a `MemoExit` frame after its body.  Reaching the
+//! frame marks the call as having a proof.  When backtracking reaches the
+//! choice point, every alternative of the call has been explored; if none
+//! reached the frame, the call has no proof in that context and its key is
+//! recorded.  A guard that commits past the call removes the choice point, so
+//! nothing is recorded then.  Successes are never recorded: answers and their
+//! order are exactly those without `MEMO`.
+//!
+//! Bound: the table holds at most `limit` keys in two generations; when the
+//! newer generation is full the older one is dropped, so memory stays
+//! bounded and an evicted key only costs a search again.
+
+use std::collections::HashMap;
+
+use crate::term::cell::{FastHash, Hasher64};
+use crate::term::{Cell, Heap};
+
+/// No resource id (the term is not ground).
+pub const NO_RES: u32 = u32::MAX;
+
+/// Statistics of the memo table.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    /// Keys in the table now.
+    pub size: usize,
+    /// Calls failed at once from the table.
+    pub hits: u64,
+    /// Memoizable calls not in the table.
+    pub misses: u64,
+    /// Keys recorded.
+    pub recorded: u64,
+    /// Keys dropped to respect the limit.
+    pub evicted: u64,
+}
+
+/// An exact key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The call, as canonical tokens.
+    pub goal: Vec<u64>,
+    /// Interned ids of the usable linear resources, sorted.
+    pub linear: Vec<u32>,
+    /// Interned ids of the assumed unbounded clauses, sorted.
+    pub unbounded: Vec<u32>,
+}
+
+/// The memo table and the interning of resource terms.
+#[derive(Clone, Debug)]
+pub struct MemoTable {
+    /// Most keys kept (both generations together).
+    pub limit: usize,
+    newer: HashMap<u64, Vec<Key>, FastHash>,
+    older: HashMap<u64, Vec<Key>, FastHash>,
+    newer_len: usize,
+    older_len: usize,
+    terms: HashMap<Vec<u64>, u32, FastHash>,
+    /// Counters.
+    pub stats: MemoStats,
+}
+
+impl Default for MemoTable {
+    fn default() -> Self {
+        MemoTable::new(1_000_000)
+    }
+}
+
+impl MemoTable {
+    /// An empty table holding at most `limit` keys.
+    pub fn new(limit: usize) -> Self {
+        MemoTable {
+            limit: limit.max(2),
+            newer: HashMap::default(),
+            older: HashMap::default(),
+            newer_len: 0,
+            older_len: 0,
+            terms: HashMap::default(),
+            stats: MemoStats::default(),
+        }
+    }
+
+    /// Forget every key (the program changed).
+    pub fn clear(&mut self) {
+        self.newer.clear();
+        self.older.clear();
+        self.newer_len = 0;
+        self.older_len = 0;
+        self.stats.size = 0;
+    }
+
+    /// The id of a ground term given as canonical tokens.
+    pub fn intern(&mut self, tokens: Vec<u64>) -> u32 {
+        let next = self.terms.len() as u32;
+        *self.terms.entry(tokens).or_insert(next)
+    }
+
+    /// Whether the table holds `key` under `hash`.
+    pub fn contains(&self, hash: u64, key: &Key) -> bool {
+        self.newer.get(&hash).is_some_and(|ks| ks.contains(key))
+            || self.older.get(&hash).is_some_and(|ks| ks.contains(key))
+    }
+
+    /// Whether any key has this hash (a cheap first test).
+    pub fn may_contain(&self, hash: u64) -> bool {
+        self.newer.contains_key(&hash) || self.older.contains_key(&hash)
+    }
+
+    /// Record a failed key.
+    pub fn insert(&mut self, hash: u64, key: Key) {
+        if self.contains(hash, &key) {
+            return;
+        }
+        if self.newer_len >= self.limit / 2 {
+            self.stats.evicted += self.older_len as u64;
+            self.older = std::mem::take(&mut self.newer);
+            self.older_len = self.newer_len;
+            self.newer_len = 0;
+        }
+        self.newer.entry(hash).or_default().push(key);
+        self.newer_len += 1;
+        self.stats.recorded += 1;
+        self.stats.size = self.newer_len + self.older_len;
+    }
+}
+
+/// A memoized call in progress.
+#[derive(Copy, Clone, Debug)]
+pub struct MemoCall {
+    /// The call (a heap term; restored by backtracking to its state at the call).
+    pub goal: Cell,
+    /// Its key hash.
+    pub hash: u64,
+    /// Whether a proof of it was found.
+    pub proved: bool,
+}
+
+/// Canonical tokens of a term: cells in preorder, variables numbered by
+/// first occurrence (`vars` carries the numbering).  `None` if the term
+/// holds a `forall` constant (its scope is not part of a key).
+pub fn tokens(heap: &Heap, c: Cell, vars: &mut Vec<Cell>, out: &mut Vec<u64>) -> Option<()> {
+    let mut stack = vec![c];
+    while let Some(c) = stack.pop() {
+        let c = heap.deref(c);
+        match c {
+            Cell::Ref(_) => {
+                let k = match vars.iter().position(|&v| v == c) {
+                    Some(k) => k,
+                    None => {
+                        vars.push(c);
+                        vars.len() - 1
+                    }
+                };
+                out.push((7 << 60) | k as u64);
+            }
+            Cell::Atom(s) => out.push((1 << 60) | s.0 as u64),
+            Cell::Int(i) => {
+                out.push(2 << 60);
+                out.push(i as u64);
+            }
+            Cell::Str(s) => out.push((3 << 60) | s.0 as u64),
+            Cell::Bound(b) => out.push((8 << 60) | b as u64),
+            Cell::Eigen(_) => return None,
+            Cell::Functor(f, n) => out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64),
+            Cell::Struct(a) => {
+                let Cell::Functor(f, n) = heap.get(a) else {
+                    return None;
+                };
+                out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64);
+                for i in (0..n).rev() {
+                    stack.push(heap.arg(a, i));
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// Hash of a token sequence.
+pub fn hash_tokens(tokens: &[u64]) -> u64 {
+    let mut h = Hasher64::new();
+    for &t in tokens {
+        h.add(9, t);
+    }
+    h.finish()
+}
+
+use super::context::Source;
+use super::machine::Machine;
+
+impl Machine {
+    /// Declare `name` (at every arity) a memoized predicate, and turn memoization on.
+    pub fn memoize(&mut self, name: &str) {
+        let s = self.symbols.intern(name);
+        let i = s.0 as usize;
+        if self.memo_preds_mut().len() <= i {
+            self.memo_preds_mut().resize(i + 1, false);
+        }
+        self.memo_preds_mut()[i] = true;
+        if !self.ctx.memo.on {
+            self.ctx.memo.on = true;
+            self.ctx.memo.base = self.ctx.entries.len() as u32;
+            self.ctx.memo.lin_hash = 0;
+            self.ctx.memo.lin_nonground = 0;
+            self.ctx.memo.unb_hash = 0;
+            self.ctx.memo.unb_nonground = 0;
+            for e in 0..self.ctx.entries.len() as u32 {
+                if self.ctx.entries[e as usize].linear {
+                    self.identify(e);
+                }
+            }
+            self.memo.clear();
+        }
+    }
+
+    /// Whether any predicate is memoized.
+    pub fn memo_on(&self) -> bool {
+        self.ctx.memo.on
+    }
+
+    /// Give entry `e` its memo identity (call right after pushing it).
+    pub(crate) fn identify(&mut self, e: u32) {
+        let entry = self.ctx.entries[e as usize];
+        if !entry.linear && e < self.ctx.memo.base {
+            return;
+        }
+        let mut toks = Vec::new();
+        let mut vars = Vec::new();
+        let ok = match entry.source {
+            Source::Heap { clause, .. } => tokens(&self.store.heap, clause, &mut vars, &mut toks),
+            Source::Template { tpl, env } => {
+                let t = self.templates[tpl as usize].clone();
+                if entry.linear {
+                    let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
+                    for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
+                        *slot = Some(self.ctx.envs[env as usize + i]);
+                    }
+                    let c = self.copy_template(&t, t.root, &mut slots);
+                    tokens(&self.store.heap, c, &mut vars, &mut toks)
+                } else {
+                    toks.push((10 << 60) | tpl as u64);
+                    let mut r = Some(());
+                    for i in 0..t.env_len as usize {
+                        let c = self.ctx.envs[env as usize + i];
+                        r = r.and_then(|_| tokens(&self.store.heap, c, &mut vars, &mut toks));
+                    }
+                    r
+                }
+            }
+        };
+        let rhash = hash_tokens(&toks);
+        let res = if ok.is_some() && vars.is_empty() {
+            self.memo.intern(toks)
+        } else {
+            NO_RES
+        };
+        self.ctx.set_identity(e, res, rhash);
+    }
+
+    /// At a call of a memoized predicate: false if the table says it fails;
+    /// otherwise set up the detection of its failure (when the key is exact).
+    pub(crate) fn memo_enter(&mut self, goal: Cell) -> bool {
+        let Some(hash) = self.memo_hash(goal) else {
+            return true;
+        };
+        if self.memo.may_contain(hash) {
+            if let Some(key) = self.memo_key(goal) {
+                if self.memo.contains(hash, &key) {
+                    self.memo.stats.hits += 1;
+                    return false;
+                }
+            }
+        }
+        self.memo.stats.misses += 1;
+        let call = self.memo_calls_len();
+        self.push_memo_call(MemoCall {
+            goal,
+            hash,
+            proved: false,
+        });
+        self.push_memo_fail(call);
+        true
+    }
+
+    /// The hash of the key of `goal` now, if the call can be memoized.
+    fn memo_hash(&self, goal: Cell) -> Option<u64> {
+        let m = &self.ctx.memo;
+        if !self.ctx.restrictions.is_empty() || m.lin_nonground != 0 || m.unb_nonground != 0 {
+            return None;
+        }
+        let mut toks = Vec::new();
+        let mut vars = Vec::new();
+        tokens(&self.store.heap, goal, &mut vars, &mut toks)?;
+        let mut h = crate::term::cell::Hasher64::new();
+        h.add(1, hash_tokens(&toks));
+        h.add(2, m.lin_hash);
+        h.add(3, m.unb_hash);
+        Some(h.finish())
+    }
+
+    /// The exact key of `goal` in the current context.
+    fn memo_key(&self, goal: Cell) -> Option<Key> {
+        let mut toks = Vec::new();
+        let mut vars = Vec::new();
+        tokens(&self.store.heap, goal, &mut vars, &mut toks)?;
+        let mut linear = Vec::new();
+        let mut unbounded = Vec::new();
+        for (i, e) in self.ctx.entries.iter().enumerate() {
+            if e.state != super::context::AVAIL {
+                continue;
+            }
+            if e.linear {
+                linear.push(e.res);
+            } else if i as u32 >= self.ctx.memo.base {
+                unbounded.push(e.res);
+            }
+        }
+        linear.sort_unstable();
+        unbounded.sort_unstable();
+        Some(Key {
+            goal: toks,
+            linear,
+            unbounded,
+        })
+    }
+
+    /// Backtracking reached the `MemoFail` choice of call `call` (the state is
+    /// as it was at the call): record the key if the call had no proof.
+    pub(crate) fn memo_failed(&mut self, call: u32) {
+        let Some(c) = self.memo_call(call) else {
+            return;
+        };
+        if c.proved {
+            return;
+        }
+        if let Some(key) = self.memo_key(c.goal) {
+            self.memo.insert(c.hash, key);
+        }
+    }
+}

@@ -1,0 +1,649 @@
+//! Load-time warnings: advice about a program that loaded but probably does
+//! not do what its author meant.
+//!
+//! The checks read the syntax tree of each file (spans are exact there):
+//! - a variable that occurs once in its clause (unless it starts with `_`);
+//! - a call to a predicate that nothing can provide: no clause of the loaded
+//!   files or of the modules they name with `M --o G` / `load M`, no clause
+//!   assumed with `D -o G` / `D => G` anywhere in them, not a built-in, not a
+//!   connective;
+//! - a predicate name used with different numbers of arguments;
+//! - a `LOCAL` name that no clause of its module mentions;
+//! - a clause that exactly repeats an earlier clause of its file (`LINEAR`
+//!   clauses may repeat: two copies of a resource are two resources).
+//!
+//! The analysis is static and errs on the side of silence: a call whose
+//! predicate is a variable is never reported, and once a program assumes a
+//! formula it cannot see (`F -o G` with `F` a variable, or a module named by
+//! a variable), any name that appears as a term anywhere counts as provided;
+//! when a module it names cannot be found, no call is reported at all.
+//!
+//! Invariants: no recursion on the syntax tree (work lists instead), so deep
+//! terms cannot overflow the stack; the result is sorted by file and position.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::builtins::{is_connective, Builtin};
+use crate::diagnostics::{Warning, WarningKind};
+use crate::source::FileId;
+use crate::syntax::ast::{Item, Span, Term, TermKind};
+
+/// A predicate: name and number of arguments.
+type Pred = (String, u32);
+
+/// One use of a predicate name, as a head or as a call.
+struct Use {
+    pred: Pred,
+    /// The file it is in, when that file is being checked.
+    file: Option<FileId>,
+    span: Span,
+    call: bool,
+}
+
+/// What the whole program (every file, every module it names) provides.
+#[derive(Default)]
+struct Facts {
+    /// Heads of clauses, program or assumed.
+    provided: HashSet<Pred>,
+    /// Names (with arity) of every compound term or constant in argument position.
+    data: HashSet<Pred>,
+    /// Some assumed formula cannot be seen statically.
+    open_world: bool,
+    /// Some module named in the program cannot be found: what it would
+    /// provide is unknown, so no call is reported (running it reports the module).
+    missing_module: bool,
+    /// Module names met in `M --o G` and `load M`, not yet read.
+    modules: Vec<String>,
+    /// Every head and call, in file order.
+    uses: Vec<Use>,
+    /// Per top-level clause: the predicate names it defines, the names it
+    /// calls and the side-effecting built-ins it runs (for `MEMO` checks).
+    summaries: Vec<Summary>,
+    /// The summary of the clause being scanned.
+    current: Summary,
+}
+
+/// What one top-level clause defines and reaches.
+#[derive(Default, Clone)]
+struct Summary {
+    heads: Vec<String>,
+    calls: Vec<String>,
+    effects: Vec<String>,
+}
+
+/// The warnings for `checked` (files just loaded, with their items), in the
+/// company of `context` (files loaded before, which provide predicates only).
+/// `read_module` gives the items of a module by name, if it can be found.
+pub fn check(
+    checked: &[(FileId, Vec<Item>)],
+    context: &[Vec<Item>],
+    read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
+) -> Vec<Warning> {
+    let mut facts = Facts::default();
+    for items in context {
+        scan_items(items, None, &mut facts);
+    }
+    for (file, items) in checked {
+        scan_items(items, Some(*file), &mut facts);
+    }
+    let mut seen_modules: HashSet<String> = HashSet::new();
+    while let Some(m) = facts.modules.pop() {
+        if seen_modules.insert(m.clone()) {
+            match read_module(&m) {
+                Some(items) => scan_items(&items, None, &mut facts),
+                None => facts.missing_module = true,
+            }
+        }
+    }
+
+    let mut out = Vec::new();
+    for (file, items) in checked {
+        singletons(*file, items, &mut out);
+        unused_locals(*file, items, &mut out);
+        duplicates(*file, items, &mut out);
+    }
+    predicates(&facts, &mut out);
+    for (file, items) in checked {
+        memo_effects(*file, items, &facts, &mut out);
+    }
+    out.sort_by(|a, b| {
+        (a.file, a.span.start, a.kind, &a.message).cmp(&(b.file, b.span.start, b.kind, &b.message))
+    });
+    out
+}
+
+// ------------------------------------------------------------------ scanning
+
+/// What a term stands for in the walk.
+enum Role<'t> {
+    /// A goal to prove.
+    Goal(&'t Term),
+    /// A clause (program clause or assumed).
+    Clause(&'t Term),
+    /// An assumed formula `D`: clauses joined by `,` and `{}`.
+    Assumed(&'t Term),
+    /// A term in argument position.
+    Data(&'t Term),
+}
+
+fn scan_items(items: &[Item], file: Option<FileId>, facts: &mut Facts) {
+    for item in items {
+        match item {
+            Item::Clause(t) | Item::Linear(t, _) => scan(Role::Clause(t), file, facts),
+            Item::Module { .. } | Item::Local(..) | Item::Memo(..) => {}
+        }
+    }
+}
+
+/// The name and arguments of an atom-shaped term.
+fn atom(t: &Term) -> Option<(&str, &[Term])> {
+    match &t.kind {
+        TermKind::Name(n) => Some((n, &[])),
+        TermKind::App(h, args) => match &h.kind {
+            TermKind::Name(n) => Some((n, args)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
+    facts.current = Summary::default();
+    scan_roles(root, file, facts);
+    let summary = std::mem::take(&mut facts.current);
+    facts.summaries.push(summary);
+}
+
+fn scan_roles<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
+    let mut work = vec![root];
+    while let Some(role) = work.pop() {
+        match role {
+            Role::Goal(t) => goal(t, file, facts, &mut work),
+            Role::Clause(t) => clause(t, file, facts, &mut work),
+            Role::Assumed(t) => match &t.kind {
+                TermKind::Var(_) | TermKind::Wildcard => facts.open_world = true,
+                _ => match atom(t) {
+                    Some((",", [a, b])) => {
+                        work.push(Role::Assumed(b));
+                        work.push(Role::Assumed(a));
+                    }
+                    Some(("{}", [a])) => work.push(Role::Assumed(a)),
+                    _ => work.push(Role::Clause(t)),
+                },
+            },
+            Role::Data(t) => match &t.kind {
+                TermKind::App(h, args) => {
+                    if let TermKind::Name(n) = &h.kind {
+                        facts.data.insert((n.clone(), args.len() as u32));
+                    }
+                    work.extend(args.iter().map(Role::Data));
+                }
+                TermKind::Name(n) => {
+                    facts.data.insert((n.clone(), 0));
+                }
+                TermKind::Binder(_, _, _, body) => work.push(Role::Data(body)),
+                _ => {}
+            },
+        }
+    }
+}
+
+fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
+    if let TermKind::Binder(_, _, _, body) = &t.kind {
+        work.push(Role::Goal(body));
+        return;
+    }
+    let Some((name, args)) = atom(t) else {
+        // A variable (called at run time), a number or a string.
+        return;
+    };
+    match (name, args) {
+        ("," | "&" | ";", [a, b]) => {
+            work.push(Role::Goal(b));
+            work.push(Role::Goal(a));
+        }
+        ("-o" | "=>", [d, g]) | (":-" | "<=", [g, d]) => {
+            work.push(Role::Goal(g));
+            work.push(Role::Assumed(d));
+        }
+        ("--o", [m, g]) => {
+            module(m, facts);
+            work.push(Role::Goal(g));
+        }
+        ("{}", [g]) => work.push(Role::Goal(g)),
+        ("->", [c, a, b]) => {
+            work.push(Role::Goal(b));
+            work.push(Role::Goal(a));
+            work.push(Role::Goal(c));
+        }
+        ("telling" | "seeing", [f, g]) => {
+            facts.current.effects.push(name.to_string());
+            work.push(Role::Goal(g));
+            work.push(Role::Data(f));
+        }
+        ("timing", [g, v]) => {
+            facts.current.effects.push(name.to_string());
+            work.push(Role::Data(v));
+            work.push(Role::Goal(g));
+        }
+        ("load", [m]) => {
+            facts.current.effects.push(name.to_string());
+            module(m, facts)
+        }
+        _ => {
+            let arity = args.len() as u32;
+            work.extend(args.iter().map(Role::Data));
+            if let Some(b) = Builtin::lookup(name, arity) {
+                if b.has_side_effects() {
+                    facts.current.effects.push(name.to_string());
+                }
+                return;
+            }
+            if is_connective(name, arity) {
+                return;
+            }
+            facts.current.calls.push(name.to_string());
+            facts.uses.push(Use {
+                pred: (name.to_string(), arity),
+                file,
+                span: t.span.clone(),
+                call: true,
+            });
+        }
+    }
+}
+
+fn clause<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
+    match &t.kind {
+        TermKind::Binder(_, _, _, body) => {
+            work.push(Role::Clause(body));
+            return;
+        }
+        TermKind::Var(_) | TermKind::Wildcard => {
+            facts.open_world = true;
+            return;
+        }
+        _ => {}
+    }
+    let Some((name, args)) = atom(t) else {
+        // A head applied through a variable (`P X`) or not a clause at all:
+        // the loader reports the latter.
+        facts.open_world = true;
+        return;
+    };
+    match (name, args) {
+        ("&", [a, b]) => {
+            work.push(Role::Clause(b));
+            work.push(Role::Clause(a));
+        }
+        (":-" | "<=", [r, g]) | ("-o" | "=>", [g, r]) => {
+            work.push(Role::Goal(g));
+            work.push(Role::Clause(r));
+        }
+        ("true", []) => {}
+        _ => {
+            let pred = (name.to_string(), args.len() as u32);
+            work.extend(args.iter().map(Role::Data));
+            facts.current.heads.push(name.to_string());
+            facts.provided.insert(pred.clone());
+            facts.uses.push(Use {
+                pred,
+                file,
+                span: t.span.clone(),
+                call: false,
+            });
+        }
+    }
+}
+
+fn module(m: &Term, facts: &mut Facts) {
+    match atom(m) {
+        Some((name, _)) => facts.modules.push(name.to_string()),
+        None => facts.open_world = true,
+    }
+}
+
+// ------------------------------------------------------------------ MEMO
+
+/// W006: a `MEMO` predicate whose search can run a built-in with side
+/// effects (then a recorded failure may not be a failure next time).
+fn memo_effects(file: FileId, items: &[Item], facts: &Facts, out: &mut Vec<Warning>) {
+    for item in items {
+        let Item::Memo(names, _) = item else { continue };
+        for (name, span) in names {
+            // Breadth-first over the predicates reachable from `name`,
+            // remembering how each was reached.
+            let mut via: HashMap<String, String> = HashMap::new();
+            let mut queue = std::collections::VecDeque::from([name.clone()]);
+            via.insert(name.clone(), String::new());
+            let mut found: Option<(String, String)> = None;
+            while let Some(p) = queue.pop_front() {
+                for s in facts.summaries.iter().filter(|s| s.heads.contains(&p)) {
+                    if let Some(e) = s.effects.first() {
+                        found = Some((p.clone(), e.clone()));
+                        break;
+                    }
+                    for c in &s.calls {
+                        if !via.contains_key(c) {
+                            via.insert(c.clone(), p.clone());
+                            queue.push_back(c.clone());
+                        }
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
+            }
+            let Some((at, builtin)) = found else { continue };
+            let mut path = vec![at.clone()];
+            let mut p = at;
+            while let Some(prev) = via.get(&p).filter(|v| !v.is_empty()) {
+                path.push(prev.clone());
+                p = prev.clone();
+            }
+            path.reverse();
+            out.push(Warning {
+                kind: WarningKind::MemoSideEffect,
+                file,
+                span: span.clone(),
+                message: format!(
+                    "`{name}` is memoized, but its search can run `{builtin}`, which has side effects"
+                ),
+                related: Vec::new(),
+                notes: vec![
+                    format!("reached through: {} -> {builtin}", path.join(" -> ")),
+                    "a recorded failure is only sound when success depends on the call and the \
+                     context alone; remove MEMO or the side effect"
+                        .to_string(),
+                ],
+            });
+        }
+    }
+}
+
+// ------------------------------------------------------------------ predicates
+
+fn plural(n: u32) -> String {
+    format!("{n} argument{}", if n == 1 { "" } else { "s" })
+}
+
+/// Unknown predicates and names used with several arities.
+fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
+    let can_provide =
+        |p: &Pred| facts.provided.contains(p) || (facts.open_world && facts.data.contains(p));
+    // The reference arity of each name: that of its first definition, else its first use.
+    let mut reference: HashMap<&str, &Use> = HashMap::new();
+    for u in facts.uses.iter().filter(|u| !u.call) {
+        reference.entry(u.pred.0.as_str()).or_insert(u);
+    }
+    for u in &facts.uses {
+        reference.entry(u.pred.0.as_str()).or_insert(u);
+    }
+    let mut defined_names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
+    defined_names.sort();
+    defined_names.dedup();
+
+    let mut reported: HashSet<(FileId, &Pred)> = HashSet::new();
+    for u in &facts.uses {
+        let Some(file) = u.file else { continue };
+        let Some(first) = reference.get(u.pred.0.as_str()) else {
+            continue;
+        };
+        let (name, arity) = (&u.pred.0, u.pred.1);
+        if first.pred.1 != arity {
+            if !reported.insert((file, &u.pred)) {
+                continue;
+            }
+            let mut w = Warning {
+                kind: WarningKind::ArityMismatch,
+                file,
+                span: u.span.clone(),
+                message: format!(
+                    "`{name}` is used here with {}, but with {} elsewhere",
+                    plural(arity),
+                    plural(first.pred.1)
+                ),
+                related: Vec::new(),
+                notes: Vec::new(),
+            };
+            if first.file == Some(file) {
+                w.related.push((
+                    first.span.clone(),
+                    format!("with {} here", plural(first.pred.1)),
+                ));
+            }
+            if u.call && !can_provide(&u.pred) {
+                w.notes.push(format!(
+                    "nothing defines `{name}` with {}, so this call always fails",
+                    plural(arity)
+                ));
+            } else {
+                w.notes.push(
+                    "predicates with the same name and different numbers of arguments \
+                     are different predicates"
+                        .to_string(),
+                );
+            }
+            out.push(w);
+        } else if u.call && !can_provide(&u.pred) && !facts.missing_module {
+            if !reported.insert((file, &u.pred)) {
+                continue;
+            }
+            let mut notes = vec![format!(
+                "no clause, module or assumption has a head `{name}` with {}, \
+                 and it is not a built-in: the call always fails",
+                plural(arity)
+            )];
+            // One- and two-letter names are too short for a useful guess.
+            let near = if name.chars().count() > 2 {
+                crate::util::nearest(name, &defined_names)
+            } else {
+                None
+            };
+            if let Some(near) = near {
+                notes.push(format!("did you mean `{near}`?"));
+            }
+            out.push(Warning {
+                kind: WarningKind::UnknownPredicate,
+                file,
+                span: u.span.clone(),
+                message: format!(
+                    "`{name}` is called with {}, but nothing defines it",
+                    plural(arity)
+                ),
+                related: Vec::new(),
+                notes,
+            });
+        }
+    }
+}
+
+// ------------------------------------------------------------------ per clause
+
+/// Every variable occurrence of a clause that is free in the clause (not
+/// bound by a `forall` / `exists` around it), with its span.
+fn free_variables(t: &Term) -> Vec<(&str, Span)> {
+    // Binder scopes as a linked list in an arena: (name, enclosing scope).
+    let mut scopes: Vec<(&str, Option<usize>)> = Vec::new();
+    let mut work: Vec<(&Term, Option<usize>)> = vec![(t, None)];
+    let mut out = Vec::new();
+    while let Some((t, scope)) = work.pop() {
+        match &t.kind {
+            TermKind::Var(v) => {
+                let mut s = scope;
+                let mut bound = false;
+                while let Some(i) = s {
+                    if scopes[i].0 == v {
+                        bound = true;
+                        break;
+                    }
+                    s = scopes[i].1;
+                }
+                if !bound {
+                    out.push((v.as_str(), t.span.clone()));
+                }
+            }
+            TermKind::App(h, args) => {
+                for a in args.iter().rev() {
+                    work.push((a, scope));
+                }
+                work.push((h, scope));
+            }
+            TermKind::Binder(_, x, _, body) => {
+                scopes.push((x.as_str(), scope));
+                work.push((body, Some(scopes.len() - 1)));
+            }
+            TermKind::Wildcard | TermKind::Name(_) | TermKind::Int(_) | TermKind::Str(_) => {}
+        }
+    }
+    out
+}
+
+fn singletons(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
+    let params: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Module { params, .. } => Some(params.iter().map(|(p, _)| p.as_str())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for item in items {
+        let (Item::Clause(t) | Item::Linear(t, _)) = item else {
+            continue;
+        };
+        let vars = free_variables(t);
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for (v, _) in &vars {
+            *count.entry(v).or_insert(0) += 1;
+        }
+        for (v, span) in &vars {
+            if count.get(v) == Some(&1) && !v.starts_with('_') && !params.contains(v) {
+                out.push(Warning {
+                    kind: WarningKind::SingletonVariable,
+                    file,
+                    span: span.clone(),
+                    message: format!("the variable `{v}` is used only once in this clause"),
+                    related: Vec::new(),
+                    notes: vec![format!(
+                        "if that is meant, write `_{v}` or `_`; otherwise check its spelling"
+                    )],
+                });
+            }
+        }
+    }
+}
+
+fn unused_locals(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
+    let mut used: HashSet<&str> = HashSet::new();
+    for item in items {
+        let (Item::Clause(t) | Item::Linear(t, _)) = item else {
+            continue;
+        };
+        let mut work = vec![t];
+        while let Some(t) = work.pop() {
+            match &t.kind {
+                TermKind::Name(n) => {
+                    used.insert(n);
+                }
+                TermKind::App(h, args) => {
+                    work.push(h);
+                    work.extend(args);
+                }
+                TermKind::Binder(_, x, _, body) => {
+                    // A bound name shadows a LOCAL name of the same spelling.
+                    let _ = x;
+                    work.push(body);
+                }
+                _ => {}
+            }
+        }
+    }
+    for item in items {
+        let Item::Local(names, _) = item else {
+            continue;
+        };
+        for (n, span) in names {
+            if !used.contains(n.as_str()) {
+                out.push(Warning {
+                    kind: WarningKind::UnusedLocal,
+                    file,
+                    span: span.clone(),
+                    message: format!("the LOCAL name `{n}` is never used"),
+                    related: Vec::new(),
+                    notes: vec![format!(
+                        "remove it from the `LOCAL` declaration, or check its spelling"
+                    )],
+                });
+            }
+        }
+    }
+}
+
+/// A text that two terms share exactly when they are equal up to spans.
+fn shape(t: &Term) -> String {
+    enum Step<'t> {
+        Term(&'t Term),
+        Text(&'static str),
+    }
+    let mut out = String::new();
+    let mut work = vec![Step::Term(t)];
+    while let Some(step) = work.pop() {
+        let t = match step {
+            Step::Text(s) => {
+                out.push_str(s);
+                continue;
+            }
+            Step::Term(t) => t,
+        };
+        match &t.kind {
+            TermKind::Var(v) => {
+                out.push_str("V:");
+                out.push_str(v);
+                out.push(' ');
+            }
+            TermKind::Wildcard => out.push_str("_ "),
+            TermKind::Name(n) => {
+                out.push_str(&format!("N{}:{n} ", n.len()));
+            }
+            TermKind::Int(i) => out.push_str(&format!("I:{i} ")),
+            TermKind::Str(s) => out.push_str(&format!("S{}:{s} ", s.len())),
+            TermKind::App(h, args) => {
+                out.push('(');
+                work.push(Step::Text(") "));
+                for a in args.iter().rev() {
+                    work.push(Step::Term(a));
+                }
+                work.push(Step::Term(h));
+            }
+            TermKind::Binder(q, x, _, body) => {
+                out.push_str(&format!("B:{q:?}:{}:{x} ", x.len()));
+                work.push(Step::Term(body));
+            }
+        }
+    }
+    out
+}
+
+fn duplicates(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for item in items {
+        let Item::Clause(t) = item else { continue };
+        match seen.get(&shape(t)) {
+            Some(first) => out.push(Warning {
+                kind: WarningKind::DuplicateClause,
+                file,
+                span: t.span.clone(),
+                message: "this clause repeats an earlier clause exactly".to_string(),
+                related: vec![(first.clone(), "first written here".to_string())],
+                notes: vec![
+                    "the repeated clause gives every answer of the first one a second time"
+                        .to_string(),
+                ],
+            }),
+            None => {
+                seen.insert(shape(t), t.span.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Proof terms: the derivation behind every answer, its printers, and an
+//! independent checker.
+//!
+//! The engine records a log of the rules it applied on the successful
+//! branch (`Machine::proof`, when `Options::proofs` is on); [`build`] turns
+//! it into an owned [`Proof`] after an answer.  The printers show a proof as
+//! an indented tree ([`print_tree`]), JSON lines ([`print_json`]), a
+//! bussproofs derivation ([`print_latex`]) or a Graphviz graph
+//! ([`print_dot`]); [`moves`] lists the uses of one predicate's clauses with
+//! the resources each consumed and assumed; [`check`] verifies a proof
+//! without the search code.
+
+pub mod build;
+pub mod check;
+pub mod moves;
+pub mod print_dot;
+pub mod print_json;
+pub mod print_latex;
+pub mod print_tree;
+pub mod term;
+pub mod tree;
+pub mod view;
+
+pub use build::build;
+pub use check::{check, CheckError, Problem};
+pub use term::Term;
+pub use tree::{ClauseUse, Node, Proof, Resource, RuleName, Witness};
+
+/// Resources printed as a comma-separated list; a clause that is not an
+/// atom (`h :- b`, `a & b`, ...) is parenthesized so the commas stay
+/// separators.  An empty list prints as `none`.
+pub(crate) fn resource_list(rs: &[Resource]) -> String {
+    if rs.is_empty() {
+        return "none".to_string();
+    }
+    rs.iter()
+        .map(|r| {
+            let compound_clause = matches!(
+                r.clause.functor(),
+                Some((":-" | "<=" | "-o" | "=>" | "&" | "," | ";" | "forall", _))
+            );
+            if compound_clause {
+                format!("({})", r.text)
+            } else {
+                r.text.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Run `f`, which recurses once or a few times per level of a proof of
+/// depth `depth`, on a thread with a stack large enough for it (the stack is
+/// reserved, not committed, so a generous size costs little).  Runs `f` on
+/// the current thread when the proof is shallow or no thread can be made.
+pub(crate) fn with_stack<T: Send>(depth: usize, f: impl Fn() -> T + Sync) -> T {
+    const SHALLOW: usize = 200;
+    const PER_LEVEL: usize = 16 * 1024;
+    if depth <= SHALLOW {
+        return f();
+    }
+    let size = (depth + 64).saturating_mul(PER_LEVEL);
+    let run = &f;
+    let done = std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .stack_size(size)
+            .spawn_scoped(scope, run)
+        {
+            Ok(h) => Some(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+            Err(_) => None,
+        }
+    });
+    done.unwrap_or_else(f)
+}

@@ -1,0 +1,71 @@
+//! The `--proof` (tree) format: one line per step, indented by depth, for
+//! people learning linear logic.
+//!
+//! A line is `RULE GOAL` followed by what the step did:
+//! `consumed: R, ...` (an atom that used a linear resource),
+//! `swallowed: R, ...` (an erase), `assumed: D, ...` (`-o` and `=>`),
+//! `clause: FILE:LINE` (the program clause an atom backchained on, or the
+//! clause itself when it was assumed), `fresh: c` (forall) and
+//! `witness: t` (exists).  `one` and `erase` omit their fixed goal.
+
+use super::tree::{Node, Proof, RuleName};
+
+/// The proof as an indented tree (every line ends with a newline).
+pub fn tree(proof: &Proof) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<(usize, &Node)> = vec![(0, &proof.root)];
+    while let Some((depth, n)) = stack.pop() {
+        out.push_str(&"  ".repeat(depth));
+        out.push_str(&line(n));
+        out.push('\n');
+        for c in n.children.iter().rev() {
+            stack.push((depth + 1, c));
+        }
+    }
+    out
+}
+
+/// One step, without indentation.
+pub fn line(n: &Node) -> String {
+    let mut s = n.rule.as_str().to_string();
+    if !matches!(n.rule, RuleName::One | RuleName::Erase) {
+        s.push(' ');
+        s.push_str(&n.goal_text);
+    }
+    let mut detail = |label: &str, text: String| {
+        s.push_str("   ");
+        s.push_str(label);
+        s.push_str(": ");
+        s.push_str(&text);
+    };
+    match n.rule {
+        RuleName::Atom => {
+            if !n.consumed.is_empty() {
+                detail("consumed", super::resource_list(&n.consumed));
+            }
+            if let Some(c) = &n.clause {
+                match &c.origin {
+                    Some((file, line)) => detail("clause", format!("{file}:{line}")),
+                    None if n.consumed.is_empty() => detail("clause", c.instance_text.clone()),
+                    None => {}
+                }
+            }
+        }
+        RuleName::Erase if !n.consumed.is_empty() => {
+            detail("swallowed", super::resource_list(&n.consumed))
+        }
+        RuleName::Lolli | RuleName::Imp => detail("assumed", super::resource_list(&n.assumed)),
+        RuleName::Forall => {
+            if let Some(w) = &n.witness {
+                detail("fresh", w.text.clone())
+            }
+        }
+        RuleName::Exists => {
+            if let Some(w) = &n.witness {
+                detail("witness", w.text.clone())
+            }
+        }
+        _ => {}
+    }
+    s
+}

@@ -1,0 +1,203 @@
+//! Owned terms: the terms of a recorded proof, detached from the machine's
+//! heap so that the checker and library users can read them without it.
+//!
+//! Invariants: a term is fully dereferenced (no bound variable appears);
+//! a compound term has at least one argument (a name with no arguments is an
+//! [`Term::Atom`]); [`Term::Slot`] occurs only in clause schemas (the
+//! universally quantified variables of a clause).
+//!
+//! The [`fmt::Display`] form is plain and fully parenthesised; it is meant
+//! for the checker's messages.  Proof output uses the interpreter's printer
+//! (the `*_text` fields of [`super::tree`]), so that variable names agree
+//! with the answer.
+
+use std::fmt;
+
+/// A term of a proof.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// A logic variable left unbound by the answer, by identity.
+    Var(u32),
+    /// A constant.
+    Atom(String),
+    /// An integer.
+    Int(i64),
+    /// A string literal.
+    Str(String),
+    /// A fresh constant made by `forall` (an eigenvariable), by identity.
+    Const {
+        /// Identity of the constant.
+        id: u32,
+        /// The name written in the binder.
+        name: String,
+    },
+    /// The variable bound by a `forall`/`exists` binder in a goal.
+    Bound {
+        /// Identity of the binder.
+        id: u32,
+        /// The name written in the binder.
+        name: String,
+    },
+    /// A universally quantified variable of a clause schema.
+    Slot(u32),
+    /// A compound term `name arg1 ... argn` (n ≥ 1).
+    App(String, Vec<Term>),
+}
+
+impl Term {
+    /// A compound term, or an atom when there are no arguments.
+    pub fn app(name: impl Into<String>, args: Vec<Term>) -> Term {
+        let name = name.into();
+        if args.is_empty() {
+            Term::Atom(name)
+        } else {
+            Term::App(name, args)
+        }
+    }
+
+    /// Name and arguments when the term is an atom or a compound term.
+    pub fn functor(&self) -> Option<(&str, &[Term])> {
+        match self {
+            Term::Atom(n) => Some((n, &[])),
+            Term::App(n, args) => Some((n, args)),
+            _ => None,
+        }
+    }
+
+    /// Whether the term is `name` applied to `arity` arguments.
+    pub fn is(&self, name: &str, arity: usize) -> bool {
+        matches!(self.functor(), Some((n, a)) if n == name && a.len() == arity)
+    }
+
+    /// Argument `i` of a compound term.
+    pub fn arg(&self, i: usize) -> Option<&Term> {
+        match self {
+            Term::App(_, args) => args.get(i),
+            _ => None,
+        }
+    }
+
+    /// The term with binder `id` replaced by `value` everywhere.
+    pub fn substitute(&self, id: u32, value: &Term) -> Term {
+        match self {
+            Term::Bound { id: b, .. } if *b == id => value.clone(),
+            Term::App(n, args) => Term::App(
+                n.clone(),
+                args.iter().map(|a| a.substitute(id, value)).collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// Whether `needle` occurs in the term.
+    pub fn contains(&self, needle: &Term) -> bool {
+        if self == needle {
+            return true;
+        }
+        match self {
+            Term::App(_, args) => args.iter().any(|a| a.contains(needle)),
+            _ => false,
+        }
+    }
+}
+
+/// Binary operators printed infix by [`Term`]'s `Display`.
+const INFIX: &[&str] = &[
+    ":-", "<=", "-->", ";", "&", ",", "=>", "-o", "--o", "=", "=:=", "=\\=", "=<", ">=", "<", ">",
+    "is", "+", "-", "*", "/", "::",
+];
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_term(f, self, false)
+    }
+}
+
+/// Write `t`; `nested` asks for parentheses around compound terms.
+fn write_term(f: &mut fmt::Formatter<'_>, t: &Term, nested: bool) -> fmt::Result {
+    match t {
+        Term::Var(v) => write!(f, "_G{v}"),
+        Term::Atom(n) => write!(f, "{}", crate::pretty::quote_name(n)),
+        Term::Int(i) if *i < 0 && nested => write!(f, "({i})"),
+        Term::Int(i) => write!(f, "{i}"),
+        Term::Str(s) => write!(f, "{s:?}"),
+        Term::Const { id, name } => write!(f, "{name}_{id}"),
+        Term::Bound { name, .. } => write!(f, "{name}"),
+        Term::Slot(s) => write!(f, "_S{s}"),
+        Term::App(n, args) => {
+            if nested {
+                write!(f, "(")?;
+            }
+            if n == "{}" && args.len() == 1 {
+                write!(f, "{{")?;
+                write_term(f, &args[0], false)?;
+                write!(f, "}}")?;
+            } else if (n == "forall" || n == "exists") && args.len() == 2 {
+                write!(f, "{n} ")?;
+                write_term(f, &args[0], true)?;
+                write!(f, " \\ ")?;
+                write_term(f, &args[1], true)?;
+            } else if n == "->" && args.len() == 3 {
+                write_term(f, &args[0], true)?;
+                write!(f, " -> ")?;
+                write_term(f, &args[1], true)?;
+                write!(f, " | ")?;
+                write_term(f, &args[2], true)?;
+            } else if args.len() == 2 && INFIX.contains(&n.as_str()) {
+                write_term(f, &args[0], true)?;
+                if n == "," {
+                    write!(f, ", ")?;
+                } else {
+                    write!(f, " {n} ")?;
+                }
+                write_term(f, &args[1], true)?;
+            } else {
+                write!(f, "{}", crate::pretty::quote_name(n))?;
+                for a in args {
+                    write!(f, " ")?;
+                    write_term(f, a, true)?;
+                }
+            }
+            if nested {
+                write!(f, ")")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(n: &str) -> Term {
+        Term::Atom(n.into())
+    }
+
+    #[test]
+    fn display_parenthesises_compound_arguments() {
+        let t = Term::app(
+            "-o",
+            vec![
+                a("a"),
+                Term::app(",", vec![a("a"), Term::app("s", vec![a("z")])]),
+            ],
+        );
+        assert_eq!(t.to_string(), "a -o (a, (s z))");
+    }
+
+    #[test]
+    fn substitute_replaces_only_the_binder() {
+        let x = Term::Bound {
+            id: 3,
+            name: "x".into(),
+        };
+        let y = Term::Bound {
+            id: 4,
+            name: "y".into(),
+        };
+        let t = Term::app("p", vec![x, y.clone()]);
+        let s = t.substitute(3, &Term::Int(1));
+        assert_eq!(s, Term::app("p", vec![Term::Int(1), y]));
+    }
+}

@@ -1,0 +1,664 @@
+//! The session backend of the top level: goals and commands go in as text,
+//! [`Output`]s come out; no terminal I/O happens here, so the front ends (the
+//! line editor, the piped reader, `-e`) and the tests share one behaviour.
+//!
+//! The backend owns the nesting of top levels.  A goal that calls `top`
+//! (`M --o top`, `load M`) stops in that state with its query still on the
+//! machine; later goals run as queries on top of it, so their context holds
+//! what the suspended goal assumed, and each of them is undone when it ends,
+//! which restores the level's linear resources for the next query (as in
+//! Lolli 0.94).  `pop` ends the nested query and then the suspended one.
+//!
+//! Invariant: between calls, the machine holds exactly one open query per
+//! nested level (`levels`), plus one more while an answer waits for `;` or
+//! Enter (`pending`).  Every query is started and ended here, through
+//! [`Machine::start_query`] and [`Machine::end_query`].
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::commands::{self, Command};
+use super::inspect;
+use crate::diagnostics::Severity;
+use crate::engine::machine::Event;
+use crate::engine::Machine;
+use crate::session::Session;
+use crate::term::Cell;
+
+/// How many answers a goal shows, and how.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// After an answer with bindings, wait: [`Backend::more`] says whether to go on.
+    Ask,
+    /// Print at most this many answers (`usize::MAX` for all), then stop.
+    Take(usize),
+    /// Print only how many answers there are.
+    Count,
+}
+
+/// Something the front end shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// An answer: the bindings, or `yes` for a goal without named variables.
+    Answer(String),
+    /// No (more) answers.
+    No,
+    /// The number of answers (with [`Answers::Count`]).
+    Count(usize),
+    /// The goal called `abort`.
+    Aborted,
+    /// A nested top level opened; its depth (1 for the first).
+    Opened(usize),
+    /// A nested top level closed; the depth now.
+    Closed(usize),
+    /// `pop` or `popall` at the outermost level: the goal ended, nothing closed.
+    Outermost,
+    /// Rendered warnings (for stderr; not an error).
+    Warning(String),
+    /// Information for people (command output, timing), ending with a newline.
+    Text(String),
+    /// A rendered diagnostic (for stderr).
+    Error(String),
+}
+
+/// What the front end should read next.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A goal or command, at the prompt [`Backend::prompt`].
+    Goal,
+    /// Whether to look for another answer (`;`) or stop (Enter).
+    More,
+    /// Nothing: the session is over (`bye`, `:quit`, Ctrl-D at the outermost level).
+    Quit,
+}
+
+/// The result of one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// What to show, in order.
+    pub outputs: Vec<Output>,
+    /// What to read next.
+    pub next: Next,
+}
+
+impl Reply {
+    fn new() -> Self {
+        Reply {
+            outputs: Vec::new(),
+            next: Next::Goal,
+        }
+    }
+
+    /// Whether some output is an error.
+    pub fn has_error(&self) -> bool {
+        self.outputs.iter().any(|o| matches!(o, Output::Error(_)))
+    }
+}
+
+/// An open nested top level: the goal that opened it and the files `:load`ed in it.
+#[derive(Clone, Debug)]
+struct Level {
+    goal: String,
+    files: Vec<PathBuf>,
+}
+
+/// A query whose last answer waits for `;` or Enter.
+#[derive(Clone, Debug)]
+struct Pending {
+    goal: String,
+    vars: Vec<(String, Cell)>,
+    found: usize,
+    started: bool,
+}
+
+/// Counters for `:stats` and `:time`.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Goals run.
+    pub queries: u64,
+    /// Inferences made by them.
+    pub inferences: u64,
+    /// Time spent searching.
+    pub search_time: Duration,
+}
+
+/// Builds a fresh session with the options and host of the original (for `:reload`).
+pub type SessionFactory = Box<dyn Fn() -> Session>;
+
+/// The top level's state: the session, the nesting, the settings.
+pub struct Backend {
+    session: Session,
+    factory: SessionFactory,
+    answers: Answers,
+    /// Files loaded into the outermost level, in order (command line, then `:load`).
+    files: Vec<PathBuf>,
+    levels: Vec<Level>,
+    pending: Option<Pending>,
+    timing: bool,
+    timeout: Option<Duration>,
+    stats: Stats,
+    /// What to show or check with each answer's proof.
+    proof_view: crate::proof::view::ProofView,
+    /// The proof of the last answer (when proofs are recorded), for `:proof`.
+    last_proof: Option<crate::proof::Proof>,
+    /// Trace lines collected while `:trace on`.
+    trace: Option<Rc<RefCell<Vec<String>>>>,
+}
+
+/// Most trace lines kept for one step of a query.
+const TRACE_LINES: usize = 2000;
+
+/// Collects trace events as lines.
+struct LineTracer(Rc<RefCell<Vec<String>>>);
+
+impl crate::engine::trace::Tracer for LineTracer {
+    fn event(&mut self, event: crate::engine::trace::TraceEvent) {
+        let mut lines = self.0.borrow_mut();
+        if lines.len() < TRACE_LINES {
+            lines.push(event.to_string());
+        } else if lines.len() == TRACE_LINES {
+            lines.push(format!("... (trace cut after {TRACE_LINES} lines)"));
+        }
+    }
+}
+
+impl Backend {
+    /// A backend on a fresh session from `factory`, with `files` loaded.
+    /// Errors are the rendered load errors.
+    pub fn new(
+        factory: SessionFactory,
+        files: &[PathBuf],
+        answers: Answers,
+    ) -> Result<Self, String> {
+        let mut session = factory();
+        for f in files {
+            session.load_file(f).map_err(|errs| session.render(&errs))?;
+        }
+        Ok(Backend {
+            session,
+            factory,
+            answers,
+            files: files.to_vec(),
+            levels: Vec::new(),
+            pending: None,
+            timing: false,
+            timeout: None,
+            stats: Stats::default(),
+            proof_view: Default::default(),
+            last_proof: None,
+            trace: None,
+        })
+    }
+
+    /// The session (its machine holds the program and the context).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The session, to change (for example to take the warnings of the loaded files).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The flag that stops a running query (set it from a signal handler).
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.session.machine.interrupt.clone()
+    }
+
+    /// The number of open nested top levels (0 at the outermost).
+    pub fn depth(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The prompt for the next goal: `?- `, or `[N] ?- ` at nesting depth N.
+    pub fn prompt(&self) -> String {
+        match self.depth() {
+            0 => "?- ".to_string(),
+            d => format!("[{d}] ?- "),
+        }
+    }
+
+    /// Change how many answers a goal shows.
+    pub fn set_answers(&mut self, answers: Answers) {
+        self.answers = answers;
+    }
+
+    /// Stop each goal after this long (`--timeout`).
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Handle one input: a goal (ending with `.`) or a `:`-command.
+    pub fn input(&mut self, text: &str) -> Reply {
+        self.stop_pending();
+        if text.trim().is_empty() {
+            return Reply::new();
+        }
+        if commands::is_command(text) {
+            return match commands::parse(text) {
+                Ok(c) => self.command(c),
+                Err(e) => {
+                    let mut r = Reply::new();
+                    r.outputs.push(Output::Error(format!("error: {e}\n")));
+                    r
+                }
+            };
+        }
+        self.run_goal(text)
+    }
+
+    /// After [`Next::More`]: `true` looks for the next answer, `false` stops.
+    pub fn more(&mut self, again: bool) -> Reply {
+        if !again {
+            self.stop_pending();
+            return Reply::new();
+        }
+        match self.pending.take() {
+            Some(p) => {
+                let mut r = Reply::new();
+                self.drive(p, &mut r);
+                r
+            }
+            None => Reply::new(),
+        }
+    }
+
+    /// End of input at the prompt (Ctrl-D): leave the innermost nested level,
+    /// or end the session at the outermost.
+    pub fn eof(&mut self) -> Reply {
+        self.stop_pending();
+        let mut r = Reply::new();
+        if self.levels.pop().is_some() {
+            self.session.machine.end_query();
+            r.outputs.push(Output::Closed(self.depth()));
+        } else {
+            r.next = Next::Quit;
+        }
+        r
+    }
+
+    /// Close every nested level (the goals that opened them end).
+    pub fn pop_all(&mut self) {
+        self.stop_pending();
+        while self.levels.pop().is_some() {
+            self.session.machine.end_query();
+        }
+    }
+
+    /// Names worth completing: predicates of the program and the context,
+    /// built-ins, and modules on the search path.
+    pub fn completion_words(&self) -> Vec<String> {
+        let m = &self.session.machine;
+        let mut words = inspect::predicate_names(m);
+        words.extend(crate::logic::module::available_modules(
+            &m.options.search_path,
+        ));
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    fn stop_pending(&mut self) {
+        if self.pending.take().is_some() {
+            self.end_query();
+        }
+    }
+
+    fn end_query(&mut self) {
+        self.session.machine.flush_outputs();
+        self.session.machine.end_query();
+    }
+
+    /// Run a goal (never a command; the final `.` is optional) to its first
+    /// stop: an answer, the end, or `top`.
+    pub fn run_goal(&mut self, text: &str) -> Reply {
+        self.stop_pending();
+        let mut r = Reply::new();
+        let (cell, vars) = match self.session.prepare(text) {
+            Ok(p) => p.into_parts(),
+            Err(err) => {
+                r.outputs.push(Output::Error(self.session.render(&[err])));
+                return r;
+            }
+        };
+        self.stats.queries += 1;
+        let m = &mut self.session.machine;
+        m.options.deadline = self.timeout.map(|t| Instant::now() + t);
+        m.start_query(cell);
+        let p = Pending {
+            goal: text.to_string(),
+            vars,
+            found: 0,
+            started: false,
+        };
+        self.drive(p, &mut r);
+        r
+    }
+
+    /// Show or check proofs with each answer as `view` says; recording
+    /// proofs is turned on when the view needs them.
+    pub fn set_proof_view(&mut self, view: crate::proof::view::ProofView) {
+        if view.active() {
+            self.session.machine.options.proofs = true;
+        }
+        self.proof_view = view;
+    }
+
+    /// Record proofs (for `:proof` and `:moves`) even when answers do not show them.
+    pub fn record_proofs(&mut self) {
+        self.session.machine.options.proofs = true;
+    }
+
+    /// The proof of the last answer, if proofs were recorded.
+    pub fn last_proof(&self) -> Option<&crate::proof::Proof> {
+        self.last_proof.as_ref()
+    }
+
+    /// Run the query of `p` (the innermost on the machine) until it stops,
+    /// showing answers as the policy says.
+    fn drive(&mut self, mut p: Pending, r: &mut Reply) {
+        loop {
+            let m = &mut self.session.machine;
+            m.interrupt.store(false, Ordering::Relaxed);
+            let (start, inferences) = (Instant::now(), m.inferences);
+            let ev = if p.started { m.next_answer() } else { m.run() };
+            p.started = true;
+            let (elapsed, steps) = (start.elapsed(), m.inferences - inferences);
+            if let Some(buf) = &self.trace {
+                let lines: Vec<String> = buf.borrow_mut().drain(..).collect();
+                if !lines.is_empty() {
+                    r.outputs.push(Output::Text(lines.join("\n") + "\n"));
+                }
+            }
+            self.stats.search_time += elapsed;
+            self.stats.inferences += steps;
+            let timing = self.timing.then(|| {
+                Output::Text(format!(
+                    "% {steps} inferences in {:.3} s\n",
+                    elapsed.as_secs_f64()
+                ))
+            });
+            let ev = match ev {
+                Ok(ev) => ev,
+                Err(e) => {
+                    self.end_query();
+                    r.outputs
+                        .push(Output::Error(self.session.render(&[e.into()])));
+                    return;
+                }
+            };
+            match ev {
+                Event::Answer => {
+                    p.found += 1;
+                    let (mut text, pairs) = answer(&self.session.machine, &p.vars);
+                    let bindings = !pairs.is_empty();
+                    if self.session.machine.options.proofs {
+                        let proof = crate::proof::build(&mut self.session.machine, &p.vars);
+                        if let Some(proof) = &proof {
+                            if self.proof_view.check {
+                                if let Err(e) = proof.check() {
+                                    self.end_query();
+                                    r.outputs.push(Output::Error(format!(
+                                        "error: the proof of answer {} was rejected: {e}\n",
+                                        p.found
+                                    )));
+                                    return;
+                                }
+                            }
+                            text = self.proof_view.show(&text, &pairs, p.found, proof);
+                        }
+                        self.last_proof = proof;
+                    }
+                    if self.answers != Answers::Count {
+                        r.outputs.push(Output::Answer(text));
+                    }
+                    r.outputs.extend(timing);
+                    let go_on = match self.answers {
+                        Answers::Ask if bindings => {
+                            self.pending = Some(p);
+                            r.next = Next::More;
+                            return;
+                        }
+                        Answers::Ask => false,
+                        Answers::Take(n) => p.found < n,
+                        Answers::Count => true,
+                    };
+                    if !go_on {
+                        self.end_query();
+                        return;
+                    }
+                }
+                Event::Exhausted => {
+                    self.end_query();
+                    match self.answers {
+                        Answers::Count => r.outputs.push(Output::Count(p.found)),
+                        Answers::Ask => r.outputs.push(Output::No),
+                        Answers::Take(_) if p.found == 0 => r.outputs.push(Output::No),
+                        Answers::Take(_) => {}
+                    }
+                    r.outputs.extend(timing);
+                    return;
+                }
+                Event::Top => {
+                    self.levels.push(Level {
+                        goal: p.goal,
+                        files: Vec::new(),
+                    });
+                    r.outputs.push(Output::Opened(self.depth()));
+                    return;
+                }
+                Event::Pop | Event::PopAll => {
+                    self.end_query();
+                    if self.levels.is_empty() {
+                        r.outputs.push(Output::Outermost);
+                        return;
+                    }
+                    let all = ev == Event::PopAll;
+                    while self.levels.pop().is_some() {
+                        self.session.machine.end_query();
+                        if !all {
+                            break;
+                        }
+                    }
+                    r.outputs.push(Output::Closed(self.depth()));
+                    return;
+                }
+                Event::Bye => {
+                    self.end_query();
+                    self.pop_all();
+                    r.next = Next::Quit;
+                    return;
+                }
+                Event::Abort => {
+                    self.end_query();
+                    r.outputs.push(Output::Aborted);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, c: Command) -> Reply {
+        let mut r = Reply::new();
+        let text = |s: String| Output::Text(s);
+        match c {
+            Command::Help => r.outputs.push(text(commands::help())),
+            Command::Quit => {
+                self.pop_all();
+                r.next = Next::Quit;
+            }
+            Command::Load(f) => self.load(Path::new(&f), &mut r),
+            Command::Reload => self.reload(&mut r),
+            Command::Context => r
+                .outputs
+                .push(text(inspect::context(&self.session.machine))),
+            Command::Stats => r.outputs.push(text(inspect::stats(
+                &self.session.machine,
+                &self.stats,
+                self.depth(),
+            ))),
+            Command::Time(on) => {
+                self.timing = on;
+                r.outputs
+                    .push(text(format!("timing {}\n", if on { "on" } else { "off" })));
+            }
+            Command::Trace(on) => {
+                if on {
+                    let buf = Rc::new(RefCell::new(Vec::new()));
+                    self.session.machine.tracer = Some(Box::new(LineTracer(buf.clone())));
+                    self.trace = Some(buf);
+                } else {
+                    self.session.machine.tracer = None;
+                    self.trace = None;
+                }
+                r.outputs
+                    .push(text(format!("trace {}\n", if on { "on" } else { "off" })));
+            }
+            Command::Proof => match &self.last_proof {
+                Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
+                None => r.outputs.push(text(
+                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
+                        .into(),
+                )),
+            },
+            Command::Moves(pred) => match &self.last_proof {
+                Some(p) => {
+                    let lines: String = crate::proof::moves::moves(p, &pred)
+                        .iter()
+                        .map(|m| format!("{m}\n"))
+                        .collect();
+                    r.outputs.push(text(if lines.is_empty() {
+                        format!("the last proof uses no clause of `{pred}`\n")
+                    } else {
+                        lines
+                    }));
+                }
+                None => r.outputs.push(text(
+                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
+                        .into(),
+                )),
+            },
+        }
+        r
+    }
+
+    fn load(&mut self, path: &Path, r: &mut Reply) {
+        let loaded_here = match self.levels.last() {
+            Some(l) => &l.files,
+            None => &self.files,
+        };
+        if loaded_here.iter().any(|f| same_file(f, path)) {
+            r.outputs.push(Output::Error(format!(
+                "error: `{}` is already loaded at this level\n  `:reload` loads it again after an edit\n",
+                path.display()
+            )));
+            return;
+        }
+        match self.session.load_file(path) {
+            Ok(()) => {
+                match self.levels.last_mut() {
+                    Some(l) => l.files.push(path.to_path_buf()),
+                    None => self.files.push(path.to_path_buf()),
+                }
+                let warnings = self.session.take_warnings();
+                if !warnings.is_empty() {
+                    r.outputs.push(Output::Warning(
+                        self.session.render_warnings(&warnings, Severity::Warning),
+                    ));
+                }
+                r.outputs
+                    .push(Output::Text(format!("loaded {}\n", path.display())));
+            }
+            Err(errs) => r.outputs.push(Output::Error(self.session.render(&errs))),
+        }
+    }
+
+    /// Start again from a fresh session: load the outermost files, then
+    /// reopen each nested level by running its goal again up to `top`.
+    fn reload(&mut self, r: &mut Reply) {
+        let levels = std::mem::take(&mut self.levels);
+        self.pop_all();
+        // Everything is undone: the machine is back at its base context.
+        let mut fresh = (self.factory)();
+        fresh.machine.interrupt = self.session.machine.interrupt.clone();
+        for f in &self.files {
+            if let Err(errs) = fresh.load_file(f) {
+                r.outputs.push(Output::Error(fresh.render(&errs)));
+                r.outputs.push(Output::Text(
+                    "the program is as it was before `:reload`; the nested levels are closed\n"
+                        .into(),
+                ));
+                return;
+            }
+        }
+        let warnings = fresh.take_warnings();
+        if !warnings.is_empty() {
+            r.outputs.push(Output::Warning(
+                fresh.render_warnings(&warnings, Severity::Warning),
+            ));
+        }
+        self.session = fresh;
+        let answers = std::mem::replace(&mut self.answers, Answers::Take(1));
+        for level in levels {
+            let reply = self.run_goal(&level.goal);
+            if !matches!(reply.outputs.last(), Some(Output::Opened(_))) {
+                r.outputs.extend(
+                    reply
+                        .outputs
+                        .into_iter()
+                        .filter(|o| matches!(o, Output::Error(_))),
+                );
+                r.outputs.push(Output::Text(format!(
+                    "`{}` no longer reaches `top`: it and the levels above it stay closed\n",
+                    level.goal.trim()
+                )));
+                break;
+            }
+            for f in &level.files {
+                let mut sub = Reply::new();
+                self.load(f, &mut sub);
+                r.outputs.extend(
+                    sub.outputs
+                        .into_iter()
+                        .filter(|o| matches!(o, Output::Error(_) | Output::Warning(_))),
+                );
+            }
+        }
+        self.answers = answers;
+        r.outputs.push(Output::Text(format!(
+            "reloaded {} file{}{}\n",
+            self.files.len(),
+            if self.files.len() == 1 { "" } else { "s" },
+            match self.depth() {
+                0 => String::new(),
+                d => format!(
+                    ", {d} nested level{} reopened",
+                    if d == 1 { "" } else { "s" }
+                ),
+            }
+        )));
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// The printed answer of the current solution, and whether it has bindings
+/// (printed as [`crate::session::Query::answer`] prints them).
+fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
+    let a = crate::session::answer_of(m, vars);
+    (a.to_string(), a.bindings)
+}

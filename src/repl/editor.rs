@@ -1,0 +1,346 @@
+//! The terminal front end: a rustyline editor around the [`Backend`].
+//!
+//! The [`LolliHelper`] gives the editor Lolli's shape: Enter on a goal that
+//! is not finished (by [`crate::syntax::is_complete`]) starts a new line of
+//! the same goal, with a dim `|` hint saying more is expected; the bracket
+//! under or before the cursor lights up its partner; Tab completes
+//! `:`-commands, file names after `:load`, and predicate and module names.
+//!
+//! Keys: at the prompt, Ctrl-C clears the line and Ctrl-D leaves the current
+//! top level.  While a query runs, the terminal is in its normal mode and
+//! Ctrl-C raises SIGINT, whose handler sets the machine's interrupt flag;
+//! the engine notices within a few thousand steps and the query ends with
+//! the error "interrupted", the session intact.  After an answer, `;` (or
+//! `n`, space) asks for the next one and Enter stops.
+
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::{CmdKind, Highlighter, MatchingBracketHighlighter};
+use rustyline::hint::Hinter;
+use rustyline::history::{DefaultHistory, FileHistory, History};
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{
+    Cmd, ConditionalEventHandler, Context, Editor, Event, EventContext, EventHandler, Helper,
+    KeyEvent, RepeatCount,
+};
+
+use super::backend::{Backend, Next, Output, Reply};
+use super::commands;
+
+/// The editor's knowledge of Lolli: completion, hints, brackets, validation.
+pub struct LolliHelper {
+    /// Predicate and module names to complete.
+    pub words: Vec<String>,
+    brackets: MatchingBracketHighlighter,
+    files: FilenameCompleter,
+}
+
+impl LolliHelper {
+    /// A helper completing `words` (and the commands).
+    pub fn new(words: Vec<String>) -> Self {
+        LolliHelper {
+            words,
+            brackets: MatchingBracketHighlighter::new(),
+            files: FilenameCompleter::new(),
+        }
+    }
+
+    /// Completions of the text before `pos`: where the replaced word starts
+    /// and the candidates.
+    pub fn candidates(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let before = &line[..pos];
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let word = &before[start..];
+        if before[..start].trim_start() == ":" {
+            let typed = format!(":{word}");
+            let found = commands::names()
+                .into_iter()
+                .filter(|n| n.starts_with(&typed))
+                .collect();
+            return (start - 1, found);
+        }
+        if word.is_empty() || !word.starts_with(|c: char| c.is_lowercase()) {
+            return (start, Vec::new());
+        }
+        let found = self
+            .words
+            .iter()
+            .filter(|w| w.starts_with(word))
+            .cloned()
+            .collect();
+        (start, found)
+    }
+}
+
+impl Completer for LolliHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let head = line.trim_start();
+        if head.starts_with(":load ") || head.starts_with(":l ") {
+            return self.files.complete(line, pos, ctx);
+        }
+        let (start, words) = self.candidates(line, pos);
+        let pairs = words
+            .into_iter()
+            .map(|w| Pair {
+                display: w.clone(),
+                replacement: w,
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+/// Whether the input needs more lines: a goal without its final `.`.
+fn incomplete(input: &str) -> bool {
+    !input.trim().is_empty() && !commands::is_command(input) && !crate::syntax::is_complete(input)
+}
+
+impl Hinter for LolliHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
+        let last = line.rsplit('\n').next().unwrap_or("");
+        (pos == line.len() && line.contains('\n') && last.trim().is_empty() && incomplete(line))
+            .then(|| "|  (the goal goes on until a `.`)".to_string())
+    }
+}
+
+impl Highlighter for LolliHelper {
+    fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
+        self.brackets.highlight(line, pos)
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+    }
+
+    fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
+        self.brackets.highlight_char(line, pos, kind)
+    }
+}
+
+impl Validator for LolliHelper {
+    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
+        Ok(if incomplete(ctx.input()) {
+            ValidationResult::Incomplete
+        } else {
+            ValidationResult::Valid(None)
+        })
+    }
+}
+
+impl Helper for LolliHelper {}
+
+/// The history file: `$LOLLI_HISTORY` if set (empty: no history), else
+/// `lolli/history` under `$XDG_DATA_HOME` or `~/.local/share`.
+pub fn history_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("LOLLI_HISTORY") {
+        return (!p.is_empty()).then(|| PathBuf::from(p));
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local").join("share"))
+        })?;
+    Some(data.join("lolli").join("history"))
+}
+
+/// `;` (and `n`, space) after an answer: note it and accept the line.
+struct NextKey(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for NextKey {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+        self.0.store(true, Ordering::Relaxed);
+        Some(Cmd::AcceptLine)
+    }
+}
+
+/// Reads the key that follows an answer.
+struct MoreReader {
+    editor: Editor<(), DefaultHistory>,
+    next: Arc<AtomicBool>,
+}
+
+impl MoreReader {
+    fn new() -> rustyline::Result<Self> {
+        let mut editor = Editor::<(), DefaultHistory>::new()?;
+        let next = Arc::new(AtomicBool::new(false));
+        for key in [';', 'n', ' '] {
+            editor.bind_sequence(
+                KeyEvent::from(key),
+                EventHandler::Conditional(Box::new(NextKey(next.clone()))),
+            );
+        }
+        Ok(MoreReader { editor, next })
+    }
+
+    /// True for "next answer"; Enter, Ctrl-C and Ctrl-D stop.
+    fn ask(&mut self) -> bool {
+        self.next.store(false, Ordering::Relaxed);
+        match self.editor.readline("more? (; next, Enter stop) ") {
+            Ok(line) => self.next.load(Ordering::Relaxed) || line.contains(';'),
+            Err(_) => false,
+        }
+    }
+}
+
+/// Print a reply for a person at a terminal.
+pub fn show(reply: &Reply) {
+    let mut out = std::io::stdout().lock();
+    for o in &reply.outputs {
+        let _ = match o {
+            Output::Answer(a) => writeln!(out, "{a}"),
+            Output::No => writeln!(out, "no"),
+            Output::Count(n) => writeln!(out, "{n}"),
+            Output::Aborted => writeln!(out, "aborted"),
+            Output::Opened(d) => writeln!(
+                out,
+                "[nested top level {d}: its context holds what the goal assumed; `pop.` or Ctrl-D returns]"
+            ),
+            Output::Closed(0) => writeln!(out, "[back at the outermost top level]"),
+            Output::Closed(d) => writeln!(out, "[back at top level {d}]"),
+            Output::Outermost => writeln!(
+                out,
+                "You are at the outermost top level; `bye.` or Ctrl-D leaves."
+            ),
+            Output::Text(t) => write!(out, "{t}"),
+            Output::Error(e) | Output::Warning(e) => {
+                let _ = out.flush();
+                eprint!("{e}");
+                Ok(())
+            }
+        };
+    }
+    let _ = out.flush();
+}
+
+/// Run the interactive top level until `bye`, `:quit` or Ctrl-D at the
+/// outermost level, or (when `stop_below` > 0) until the nesting depth falls
+/// below `stop_below`; returns the exit status.
+pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
+    let config = rustyline::Config::builder().auto_add_history(false).build();
+    let mut editor: Editor<LolliHelper, FileHistory> = match Editor::with_config(config) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot use the terminal: {e}");
+            return 2;
+        }
+    };
+    editor.set_helper(Some(LolliHelper::new(backend.completion_words())));
+    let history = history_path();
+    if let Some(p) = &history {
+        let _ = editor.load_history(p);
+    }
+    let mut more = match MoreReader::new() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: cannot use the terminal: {e}");
+            return 2;
+        }
+    };
+    let sigint =
+        signal_hook::flag::register(signal_hook::consts::SIGINT, backend.interrupt_flag()).ok();
+    if stop_below == 0 {
+        println!(
+            "lolli {} — type a goal ending with `.`; `:help` for help; Ctrl-D or `bye.` leaves.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    while backend.depth() >= stop_below {
+        let mut reply = match editor.readline(&backend.prompt()) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.trim_end());
+                    if let Some(p) = &history {
+                        save_history(editor.history_mut(), p);
+                    }
+                }
+                backend.input(&line)
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => backend.eof(),
+            Err(e) => {
+                eprintln!("error: cannot read the terminal: {e}");
+                break;
+            }
+        };
+        loop {
+            show(&reply);
+            if reply.next != Next::More {
+                break;
+            }
+            reply = backend.more(more.ask());
+        }
+        if reply.next == Next::Quit {
+            break;
+        }
+        if let Some(h) = editor.helper_mut() {
+            h.words = backend.completion_words();
+        }
+    }
+    if let Some(id) = sigint {
+        signal_hook::low_level::unregister(id);
+    }
+    0
+}
+
+fn save_history(history: &mut FileHistory, path: &std::path::Path) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = history.save(path);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> LolliHelper {
+        LolliHelper::new(vec!["jump".into(), "solitaire".into(), "solitaire2".into()])
+    }
+
+    #[test]
+    fn completes_commands_and_names() {
+        let h = helper();
+        assert_eq!(h.candidates(":lo", 3), (0, vec![":load".to_string()]));
+        assert_eq!(
+            h.candidates(":t", 2),
+            (0, vec![":trace".to_string(), ":time".to_string()])
+        );
+        assert_eq!(
+            h.candidates("sol", 3),
+            (0, vec!["solitaire".to_string(), "solitaire2".to_string()])
+        );
+        assert_eq!(h.candidates("b X, ju", 7), (5, vec!["jump".to_string()]));
+        assert_eq!(h.candidates("X", 1), (0, Vec::<String>::new()));
+    }
+
+    #[test]
+    fn goals_continue_until_their_dot() {
+        assert!(incomplete("jump (s z)"));
+        assert!(incomplete("jump (s\n z"));
+        assert!(!incomplete("jump (s z)."));
+        assert!(!incomplete(":help"));
+        assert!(!incomplete("   "));
+    }
+}

@@ -1,0 +1,131 @@
+//! The plain front end, for a stdin that is not a terminal (a file or a
+//! pipe) and for `-e`: goals are read without line editing and answers are
+//! printed as the command line prints them (the first answer, or `no`,
+//! unless `--all`, `--limit` or `--count` say otherwise), nothing else: no
+//! prompt, no banner, no notes about nesting.
+//!
+//! A goal may span lines; it ends at the line where
+//! [`crate::syntax::is_complete`] says it is complete (a `:`-command is one
+//! line).  At the end of input a goal without its final `.` still runs.
+//!
+//! Exit status: 0 at the end of input or `bye` (whether or not the goals
+//! had answers), 2 at the first error (its diagnostic on stderr; the goals
+//! after it are not run).
+
+use std::io::Write;
+
+use super::backend::{Backend, Next, Output, Reply};
+use super::commands;
+
+/// Read one goal or command; `None` at the end of input.
+pub fn read_goal(next_line: &mut dyn FnMut() -> Option<String>) -> Option<String> {
+    let mut text = String::new();
+    loop {
+        let Some(line) = next_line() else {
+            return (!text.trim().is_empty()).then_some(text);
+        };
+        if text.trim().is_empty() {
+            text.clear();
+            if commands::is_command(&line) {
+                return Some(line);
+            }
+        }
+        text.push_str(&line);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if !text.trim().is_empty() && crate::syntax::is_complete(&text) {
+            return Some(text);
+        }
+    }
+}
+
+/// How a goal ended, for the exit status.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It had an answer (or opened a top level, or was a command).
+    Answered,
+    /// It had none.
+    Failed,
+    /// It stopped with an error.
+    Error,
+}
+
+/// Print a reply plainly: answers and `no` to `out`, diagnostics to `err`.
+/// With `eval` (for `-e`), a goal that ended by `pop`, `abort` or `bye`
+/// prints `no`, as having no answer; otherwise `abort` prints `aborted`.
+pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool) -> Verdict {
+    let mut verdict = Verdict::Answered;
+    for o in &reply.outputs {
+        let _ = match o {
+            Output::Answer(a) => writeln!(out, "{a}"),
+            Output::Count(n) => writeln!(out, "{n}"),
+            Output::No => {
+                verdict = Verdict::Failed;
+                writeln!(out, "no")
+            }
+            Output::Aborted | Output::Outermost => {
+                verdict = Verdict::Failed;
+                match (eval, o) {
+                    (true, _) => writeln!(out, "no"),
+                    (false, Output::Aborted) => writeln!(out, "aborted"),
+                    _ => Ok(()),
+                }
+            }
+            Output::Opened(_) | Output::Closed(_) => Ok(()),
+            Output::Text(t) => write!(out, "{t}"),
+            Output::Warning(w) => {
+                let _ = out.flush();
+                write!(err, "{w}")
+            }
+            Output::Error(e) => {
+                let _ = out.flush();
+                let _ = write!(err, "{e}");
+                return Verdict::Error;
+            }
+        };
+    }
+    if eval && reply.next == Next::Quit && reply.outputs.is_empty() {
+        verdict = Verdict::Failed;
+        let _ = writeln!(out, "no");
+    }
+    let _ = out.flush();
+    verdict
+}
+
+/// Run goals from `next_line` until the end of input, `bye`, an error, or
+/// (when `stop_below` > 0) until the nesting depth falls below `stop_below`;
+/// returns the exit status.
+pub fn run(
+    backend: &mut Backend,
+    next_line: &mut dyn FnMut() -> Option<String>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    stop_below: usize,
+) -> i32 {
+    while backend.depth() >= stop_below {
+        let Some(goal) = read_goal(next_line) else {
+            break;
+        };
+        let reply = backend.input(&goal);
+        if print(&reply, out, err, false) == Verdict::Error {
+            return 2;
+        }
+        if reply.next == Next::Quit {
+            break;
+        }
+    }
+    0
+}
+
+/// Lines of the process's stdin (read one at a time, never held locked, so
+/// the `read` built-in can share it).
+pub fn stdin_lines() -> impl FnMut() -> Option<String> {
+    || {
+        let mut line = String::new();
+        match std::io::stdin().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! Every built-in predicate: its result, its output and its resource
+//! behaviour (a built-in consumes no linear resource).  Output is captured
+//! through a small host; built-ins that touch the process (`cd`, `system`,
+//! `top`/`pop`) run in the binary.
+
+mod common;
+
+use common::{answers, lolli, lolli_in, ok, session, temp_dir, write_file, Run};
+use lolli::Options;
+use pretty_assertions::assert_eq;
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The answers of `goal` and everything it wrote.
+fn run(goal: &str) -> (Vec<String>, String) {
+    let (mut s, cap) = session();
+    let got = common::all_answers(&mut s, goal);
+    let out = cap.out.borrow().clone();
+    (got, out)
+}
+
+/// The rendered error a goal raises.
+fn error_of(goal: &str) -> String {
+    let (mut s, _) = session();
+    let mut q = s.query(goal).expect("the goal parses");
+    let e = loop {
+        match q.next_answer() {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("{goal:?} raised no error"),
+            Err(e) => break e,
+        }
+    };
+    drop(q);
+    s.render(&[e])
+}
+
+// ------------------------------------------------------------------ output
+
+#[test]
+fn write_prints_terms_as_answers_print_them() {
+    assert_eq!(
+        run("write (f \"s\" (g a) 'A b' X (1 :: nil)), nl"),
+        (
+            strs(&["yes"]),
+            "f \"s\" (g a) 'A b' _1 (1 :: nil)\n".to_string()
+        )
+    );
+    assert_eq!(
+        run("write (a - (b - c)), write \" \", write (a - b - c), nl"),
+        (strs(&["yes"]), "a - (b - c)\" \"a - b - c\n".to_string())
+    );
+    assert_eq!(run("write (-3), nl").1, "-3\n");
+    assert_eq!(run("write \"a\\\"b\\n\"").1, "\"a\\\"b\\n\"");
+}
+
+#[test]
+fn write_sans_drops_quotes() {
+    assert_eq!(
+        run("write_sans (f \"s\" 'A b' X), nl"),
+        (strs(&["yes"]), "f s A b _1\n".to_string())
+    );
+    assert_eq!(run("write_sans \"hello world\"").1, "hello world");
+}
+
+#[test]
+fn write_clause_ends_with_a_full_stop_and_newline() {
+    assert_eq!(run("write_clause (p X :- q X, r)").1, "p _1 :- q _1, r.\n");
+    assert_eq!(run("write_clause fact").1, "fact.\n");
+}
+
+#[test]
+fn write_raw_prints_prefix_form() {
+    assert_eq!(run("write_raw (a + b * c)").1, "('+' a ('*' b c))");
+    assert_eq!(
+        run("write_raw (p X :- q X, r (1 :: nil))").1,
+        "(':-' (p _1) (',' (q _1) (r ('::' 1 nil))))"
+    );
+}
+
+#[test]
+fn output_happens_on_every_branch_tried() {
+    // Output is not undone by backtracking.
+    assert_eq!(
+        run("(X = 1 ; X = 2), write X, nl, X > 1"),
+        (strs(&["X = 2"]), "1\n2\n".to_string())
+    );
+}
+
+#[test]
+fn builtins_consume_no_resources() {
+    assert_eq!(run("a -o (write hi, nl)"), (Vec::new(), "hi\n".to_string()));
+    assert_eq!(
+        run("a -o (write hi, a)"),
+        (strs(&["yes"]), "hi".to_string())
+    );
+    assert_eq!(answers("", "a -o (X = 1, a)"), strs(&["X = 1"]));
+    assert_eq!(answers("", "a -o X = 1"), Vec::<String>::new());
+    assert_eq!(answers("", "a -o (var X, a)"), strs(&["yes"]));
+}
+
+// ------------------------------------------------------------------ files
+
+#[test]
+fn read_reads_terms_from_the_file_seeing_opens() {
+    let dir = temp_dir("read");
+    let file = dir.join("in.txt");
+    write_file(&file, "foo (bar X) \"s\".\nnext\n  term.\n");
+    let goal = format!("seeing \"{}\" (read A, read B, read C)", file.display());
+    assert_eq!(
+        answers("", &goal),
+        strs(&["A = foo (bar _1) \"s\", B = next term, C = end_of_file"])
+    );
+}
+
+#[test]
+fn read_from_the_host_input() {
+    let (mut s, cap) = session();
+    cap.input
+        .borrow_mut()
+        .extend(["p (q 1).\n".to_string(), "r".to_string(), ".\n".to_string()]);
+    assert_eq!(
+        common::all_answers(&mut s, "read X, read Y, read Z"),
+        strs(&["X = p (q 1), Y = r, Z = end_of_file"])
+    );
+}
+
+#[test]
+fn telling_sends_output_to_a_file() {
+    let dir = temp_dir("telling");
+    let file = dir.join("out.txt");
+    let goal = format!(
+        "telling \"{}\" (write hello, nl, write_clause (p :- q)), write back",
+        file.display()
+    );
+    assert_eq!(run(&goal), (strs(&["yes"]), "back".to_string()));
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("the file exists"),
+        "hello\np :- q.\n"
+    );
+}
+
+#[test]
+fn seeing_a_missing_file_is_an_error() {
+    assert_eq!(
+        error_of("seeing \"/nonexistent/lolli/in.txt\" true"),
+        "error[E003]: cannot open `/nonexistent/lolli/in.txt` for reading: \
+         No such file or directory (os error 2)\n \
+         = while running the goal `seeing \"/nonexistent/lolli/in.txt\" true`\n\n"
+    );
+    assert_eq!(
+        error_of("seeing infile true"),
+        "error[E003]: the file name must be a string, not `infile`\n \
+         = while running the goal `seeing infile true`\n \
+         = write it in double quotes, like \"out.txt\"\n\n"
+    );
+}
+
+// ------------------------------------------------------------- arithmetic
+
+#[test]
+fn is_evaluates_with_two_precedence_levels() {
+    assert_eq!(
+        answers(
+            "",
+            "X is 7 / 2, Y is 7 - 2 - 1, Z is 2 + 3 * 4, W is (2 + 3) * 4"
+        ),
+        strs(&["X = 3, Y = 4, Z = 14, W = 20"])
+    );
+    assert_eq!(answers("", "X is 0 - 3"), strs(&["X = -3"]));
+    assert_eq!(answers("", "X is -3 * 2"), strs(&["X = -6"]));
+    assert_eq!(answers("", "X is (0 - 7) / 2"), strs(&["X = -3"]));
+    assert_eq!(answers("", "3 is 1 + 2"), strs(&["yes"]));
+    assert_eq!(answers("", "4 is 1 + 2"), Vec::<String>::new());
+}
+
+#[test]
+fn comparisons() {
+    assert_eq!(
+        answers("", "3 < 4, 4 > 3, 3 =< 3, 3 >= 3, 3 =:= 1 + 2, 3 =\\= 4"),
+        strs(&["yes"])
+    );
+    for g in ["3 < 3", "4 > 4", "4 =< 3", "3 >= 4", "3 =:= 4", "3 =\\= 3"] {
+        assert_eq!(answers("", g), Vec::<String>::new(), "{g}");
+    }
+}
+
+#[test]
+fn arithmetic_errors() {
+    assert_eq!(
+        error_of("X is Y + 1"),
+        "error[E003]: arithmetic on an unbound variable\n \
+         = while running the goal `_1 is _2 + 1`\n \
+         = the variable must be bound to a number before it is evaluated\n\n"
+    );
+    assert_eq!(
+        error_of("X is a + 1"),
+        "error[E003]: `a` is not a number\n = while running the goal `_1 is a + 1`\n\n"
+    );
+    assert_eq!(
+        error_of("X is 1 / 0"),
+        "error[E003]: division by zero\n = while running the goal `_1 is 1 / 0`\n\n"
+    );
+    assert_eq!(
+        error_of("X is 9223372036854775807 + 1"),
+        "error[E003]: integer overflow\n \
+         = while running the goal `_1 is 9223372036854775807 + 1`\n \
+         = integers are 64-bit; the result does not fit\n\n"
+    );
+}
+
+// ----------------------------------------------------- terms and variables
+
+#[test]
+fn unify_var_nonvar() {
+    assert_eq!(answers("", "X = f Y, Y = a"), strs(&["X = f a, Y = a"]));
+    assert_eq!(answers("", "var X, nonvar a"), strs(&["yes"]));
+    assert_eq!(answers("", "var a"), Vec::<String>::new());
+    assert_eq!(answers("", "nonvar X"), Vec::<String>::new());
+    assert_eq!(answers("", "X = a, nonvar X"), strs(&["X = a"]));
+    assert_eq!(answers("", "var X, X = a, nonvar X"), strs(&["X = a"]));
+}
+
+#[test]
+fn fail_has_no_proof() {
+    assert_eq!(answers("", "fail"), Vec::<String>::new());
+    assert_eq!(answers("", "write x, fail"), Vec::<String>::new());
+}
+
+#[test]
+fn explode_both_ways() {
+    assert_eq!(
+        answers("", "explode \"abc\" L"),
+        strs(&["L = a :: b :: c :: nil"])
+    );
+    assert_eq!(
+        answers("", "explode S (h :: i :: nil)"),
+        strs(&["S = \"hi\""])
+    );
+    assert_eq!(answers("", "explode \"\" L"), strs(&["L = nil"]));
+    assert_eq!(
+        answers("", "explode \"ab\" (a :: b :: nil)"),
+        strs(&["yes"])
+    );
+}
+
+#[test]
+fn explode_words_both_ways() {
+    assert_eq!(
+        answers("", "explode_words \"hello big  world\" L"),
+        strs(&["L = hello :: big :: world :: nil"])
+    );
+    assert_eq!(
+        answers("", "explode_words S (a :: b :: nil)"),
+        strs(&["S = \"a b\""])
+    );
+}
+
+#[test]
+fn generalize_quantifies_free_variables() {
+    assert_eq!(
+        answers("", "generalize (f X Y X) G"),
+        strs(&["G = (forall X1 \\ forall X2 \\ f X1 X2 X1)"])
+    );
+    assert_eq!(answers("", "generalize (f a) G"), strs(&["G = f a"]));
+    // The generalized clause can be assumed and used at two instances.
+    assert_eq!(
+        answers("", "generalize (p X) C, C => (p a, p b)"),
+        strs(&["C = (forall X1 \\ p X1)"])
+    );
+}
+
+#[test]
+fn timing_gives_milliseconds_as_an_integer() {
+    let (mut s, _) = session();
+    let mut q = s.query("timing (X = 1 ; X = 2) T").expect("parses");
+    let mut xs = Vec::new();
+    while let Some(a) = q.next_answer().expect("no error") {
+        assert_eq!(a.bindings.len(), 2);
+        xs.push(a.bindings[0].clone());
+        assert_eq!(a.bindings[1].0, "T");
+        let ms: i64 = a.bindings[1].1.parse().expect("T is an integer");
+        assert!(ms >= 0, "T = {ms}");
+    }
+    // The timed goal keeps its alternatives.
+    assert_eq!(
+        xs,
+        vec![
+            ("X".to_string(), "1".to_string()),
+            ("X".to_string(), "2".to_string())
+        ]
+    );
+}
+
+// ------------------------------------------------ the process: cd, system
+
+#[test]
+fn cd_changes_the_directory_modules_are_found_in() {
+    let dir = temp_dir("cd");
+    write_file(&dir.join("sub/util.lolli"), "twice X (X :: X :: nil).\n");
+    assert_eq!(
+        lolli_in(&dir, &["-e", "cd \"sub\", util --o twice b L"], "", &[]),
+        ok("L = b :: b :: nil\n")
+    );
+    let r = lolli_in(&dir, &["-e", "cd \"nowhere\""], "", &[]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2), "stderr: {}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error[E003]: cannot change directory to `nowhere`: "),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn system_is_refused_without_allow_system() {
+    assert_eq!(
+        lolli(&["-e", "system \"true\" S"]),
+        Run {
+            stdout: String::new(),
+            stderr: "error[E003]: `system` is disabled\n \
+                     = while running the goal `system \"true\" _1`\n \
+                     = run lolli with --allow-system to let programs run shell commands\n\n"
+                .to_string(),
+            code: 2,
+        }
+    );
+}
+
+#[test]
+fn system_runs_with_allow_system() {
+    assert_eq!(
+        lolli(&["--allow-system", "-e", "system \"echo hi; exit 3\" S"]),
+        ok("hi\nS = 3\n")
+    );
+    // Through the library: the option is the same switch.
+    let options = Options {
+        allow_system: true,
+        ..Options::default()
+    };
+    let (mut s, _) = common::session_with(options);
+    assert_eq!(
+        common::all_answers(&mut s, "system \"exit 0\" S"),
+        strs(&["S = 0"])
+    );
+}
+
+// ------------------------------------------------ top levels: load, top, pop
+
+#[test]
+fn load_opens_a_nested_top_level_with_the_module() {
+    let dir = temp_dir("load");
+    write_file(&dir.join("facts.lolli"), "MODULE facts.\nf 1.\nf 2.\n");
+    assert_eq!(
+        lolli_in(&dir, &[], "load facts.\nf X.\npop.\nf X.\n", &[]),
+        ok("X = 1\nno\n")
+    );
+}
+
+#[test]
+fn top_and_pop_nest_contexts() {
+    let dir = temp_dir("top");
+    write_file(&dir.join("pq.lolli"), "p a.\np b.\n");
+    assert_eq!(
+        lolli_in(
+            &dir,
+            &["pq.lolli"],
+            "p c => top.\np X.\np d => top.\np X.\npop.\np X.\npop.\np X.\n",
+            &[]
+        ),
+        ok("X = c\nX = d\nX = c\nX = a\n")
+    );
+}
+
+#[test]
+fn popall_returns_to_the_outermost_level() {
+    let dir = temp_dir("popall");
+    assert_eq!(
+        lolli_in(
+            &dir,
+            &[],
+            "p 1 => top.\np 2 => top.\np X.\npopall.\np X.\n",
+            &[]
+        ),
+        ok("X = 2\nno\n")
+    );
+}
+
+#[test]
+fn bye_and_exit_leave_the_interpreter() {
+    let dir = temp_dir("bye");
+    assert_eq!(
+        lolli_in(&dir, &[], "X = 1.\nbye.\nX = 2.\n", &[]),
+        ok("X = 1\n")
+    );
+    assert_eq!(lolli_in(&dir, &[], "exit.\nX = 2.\n", &[]), ok(""));
+}
+
+#[test]
+fn abort_abandons_the_query() {
+    let dir = temp_dir("abort");
+    assert_eq!(
+        lolli_in(&dir, &[], "write x, abort, write y.\nX = 1.\n", &[]),
+        ok("xaborted\nX = 1\n")
+    );
+}

@@ -1,0 +1,332 @@
+//! The command line: `-e` goals, `--all`, `--limit`, `--count`, the answer
+//! format, exit statuses, error messages, `--help`/`--version`, term
+//! printing, and goals piped on standard input.
+
+mod common;
+
+use common::{lolli, lolli_in, ok, temp_dir, write_file, Run};
+use pretty_assertions::assert_eq;
+
+fn status(stdout: &str, code: i32) -> Run {
+    Run {
+        stdout: stdout.to_string(),
+        stderr: String::new(),
+        code,
+    }
+}
+
+fn error(stderr: &str) -> Run {
+    Run {
+        stdout: String::new(),
+        stderr: stderr.to_string(),
+        code: 2,
+    }
+}
+
+/// The first answer line of a goal, as `-e` prints it.
+fn show(goal: &str) -> String {
+    let r = lolli(&["-e", goal]);
+    assert_eq!((r.stderr.as_str(), r.code), ("", 0), "{goal}");
+    r.stdout.trim_end_matches('\n').to_string()
+}
+
+// ------------------------------------------------------------------ goals
+
+#[test]
+fn a_goal_with_no_variables_answers_yes_or_no() {
+    assert_eq!(lolli(&["-e", "true"]), ok("yes\n"));
+    assert_eq!(lolli(&["-e", "fail"]), status("no\n", 1));
+    assert_eq!(lolli(&["-e", "X = _"]), ok("yes\n"));
+}
+
+#[test]
+fn the_final_full_stop_is_optional() {
+    assert_eq!(lolli(&["-e", "X = a."]), ok("X = a\n"));
+    assert_eq!(lolli(&["-e", "X = a"]), ok("X = a\n"));
+    assert_eq!(lolli(&["-e", "X = a . "]), ok("X = a\n"));
+}
+
+#[test]
+fn e_is_repeatable_and_each_goal_starts_afresh() {
+    let dir = temp_dir("repeat");
+    write_file(&dir.join("tok.lolli"), "LINEAR tok.\n");
+    assert_eq!(
+        lolli_in(
+            &dir,
+            &["tok.lolli", "-e", "tok", "-e", "tok", "-e", "tok, tok"],
+            "",
+            &[]
+        ),
+        status("yes\nyes\nno\n", 1)
+    );
+    assert_eq!(
+        lolli(&["-e", "X = 1", "-e", "fail", "-e", "Y = 2."]),
+        status("X = 1\nno\nY = 2\n", 1)
+    );
+    assert_eq!(
+        lolli(&["-e", "X = 1", "--eval", "Y = 2"]),
+        ok("X = 1\nY = 2\n")
+    );
+}
+
+#[test]
+fn bindings_print_in_order_of_first_appearance() {
+    assert_eq!(show("Y = 1, X = 2"), "Y = 1, X = 2");
+    assert_eq!(show("p Y X -o p 1 2"), "Y = 1, X = 2");
+    // Variables left unbound are omitted; one bound to another shows its name.
+    assert_eq!(show("X = 1, Y = X, Z = W"), "X = 1, Y = 1, W = Z");
+    assert_eq!(show("X = f Y"), "X = f Y");
+    assert_eq!(show("X = f _"), "X = f _1");
+    assert_eq!(show("X = f A B"), "X = f A B");
+}
+
+#[test]
+fn all_limit_and_count() {
+    let g = "X = 1 ; X = 2 ; X = 3";
+    assert_eq!(lolli(&["-e", g]), ok("X = 1\n"));
+    assert_eq!(lolli(&["--all", "-e", g]), ok("X = 1\nX = 2\nX = 3\n"));
+    assert_eq!(lolli(&["--limit", "2", "-e", g]), ok("X = 1\nX = 2\n"));
+    assert_eq!(
+        lolli(&["--limit", "5", "-e", g]),
+        ok("X = 1\nX = 2\nX = 3\n")
+    );
+    assert_eq!(lolli(&["--count", "-e", g]), ok("3\n"));
+    assert_eq!(lolli(&["--count", "-e", "fail"]), ok("0\n"));
+    assert_eq!(lolli(&["--all", "-e", "fail"]), status("no\n", 1));
+    assert_eq!(lolli(&["--all", "-e", "true ; true"]), ok("yes\nyes\n"));
+    assert_eq!(
+        lolli(&[
+            "--count",
+            "-e",
+            "a -o a -o a -o (a , erase)",
+            "-e",
+            "a -o (a , a)"
+        ]),
+        ok("3\n0\n")
+    );
+}
+
+// ------------------------------------------------------------ exit status
+
+#[test]
+fn syntax_errors_exit_2_with_the_message_on_stderr() {
+    assert_eq!(
+        lolli(&["-e", "bad ("]),
+        error(
+            "error[E001]: syntax error: unbalanced parenthesis: this `(` is never closed\n  \
+             ┌─ <goal>:1:5\n  \
+             │\n\
+             1 │ bad (\n  \
+             │     ^\n  \
+             │\n  \
+             = expected a term\n\n"
+        )
+    );
+    // Goals before the bad one have run; none after it.
+    let r = lolli(&["-e", "X = 1", "-e", "bad (", "-e", "Y = 2"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("X = 1\n", 2));
+    assert!(
+        r.stderr.starts_with("error[E001]: syntax error"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn runtime_errors_exit_2() {
+    assert_eq!(
+        lolli(&["-e", "true", "-e", "X = a, Y"]),
+        Run {
+            stdout: "yes\n".to_string(),
+            stderr: "error[E003]: an unbound variable was called as a goal\n \
+                     = while running the goal `_1`\n \
+                     = bind the variable to a formula before calling it\n\n"
+                .to_string(),
+            code: 2
+        }
+    );
+    assert_eq!(
+        lolli(&["-e", "a --> b"]),
+        error(
+            "error[E003]: a grammar rule `-->` is not a goal\n \
+             = while running the goal `a --> b`\n\n"
+        )
+    );
+}
+
+#[test]
+fn bad_options_exit_2() {
+    let r = lolli(&["--limit", "x", "-e", "true"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(
+        r.stderr
+            .starts_with("error: invalid value 'x' for '--limit <N>'"),
+        "{}",
+        r.stderr
+    );
+    let r = lolli(&["--bogus"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(
+        r.stderr.starts_with("error: unexpected argument '--bogus'"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn help_lists_every_option() {
+    let r = lolli(&["--help"]);
+    assert_eq!((r.stderr.as_str(), r.code), ("", 0));
+    assert!(
+        r.stdout.contains("Usage: lolli [OPTIONS] [FILES]..."),
+        "{}",
+        r.stdout
+    );
+    for opt in [
+        "-e, --eval <GOAL>",
+        "--all",
+        "--limit <N>",
+        "--count",
+        "-I <DIR>",
+        "--allow-system",
+        "--help",
+        "--version",
+    ] {
+        assert!(
+            r.stdout.contains(opt),
+            "--help does not mention {opt}:\n{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn version() {
+    assert_eq!(
+        lolli(&["--version"]),
+        ok(&format!("lolli {}\n", env!("CARGO_PKG_VERSION")))
+    );
+}
+
+// --------------------------------------------------------------- printing
+
+#[test]
+fn terms_print_with_minimal_parentheses() {
+    // A binding's value is parenthesized when its operator binds looser
+    // than `=`, so that an answer line reads back as a goal.
+    let cases = [
+        ("X = f (g a) (b :: c :: nil)", "X = f (g a) (b :: c :: nil)"),
+        ("X = (a :: b) :: c", "X = (a :: b) :: c"),
+        ("X = (f a) b", "X = f a b"),
+        ("F = f, X = F a b", "F = f, X = f a b"),
+        ("X = a + b * c", "X = a + b * c"),
+        ("X = (a + b) * c", "X = (a + b) * c"),
+        ("X = f (a + b)", "X = f (a + b)"),
+        ("X = 2 - 3 - 4", "X = 2 - 3 - 4"),
+        ("X = 2 - (3 - 4)", "X = 2 - (3 - 4)"),
+        ("X = (a -o b -o c)", "X = (a -o b -o c)"),
+        ("X = ((a -o b) -o c)", "X = ((a -o b) -o c)"),
+        ("X = (a & b & c)", "X = (a & b & c)"),
+        ("X = ((a & b) & c)", "X = ((a & b) & c)"),
+        ("X = (a ; b , c)", "X = (a ; b, c)"),
+        ("X = ((a ; b) , c)", "X = ((a ; b), c)"),
+        ("X = (p Y :- q)", "X = (p Y :- q)"),
+        ("X = {a , b}", "X = {a, b}"),
+        ("X = (a -> b | c)", "X = (a -> b | c)"),
+        ("X = (forall x \\ p x)", "X = (forall x \\ p x)"),
+        ("X = f (forall x \\ p x)", "X = f (forall x \\ p x)"),
+        ("X = (M --o G)", "X = (M --o G)"),
+        ("X = (a = b)", "X = (a = b)"),
+    ];
+    let got: Vec<(&str, String)> = cases.iter().map(|(g, _)| (*g, show(g))).collect();
+    let want: Vec<(&str, String)> = cases.iter().map(|(g, w)| (*g, w.to_string())).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn names_strings_and_numbers_print_as_they_are_written() {
+    let cases = [
+        ("X = 'hello world'", "X = 'hello world'"),
+        ("X = 'Abc'", "X = 'Abc'"),
+        ("X = 'abc'", "X = abc"),
+        ("X = 'it\\'s'", "X = 'it\\'s'"),
+        ("X = '-o'", "X = '-o'"),
+        ("X = f ''", "X = f ''"),
+        ("X = \"a b\"", "X = \"a b\""),
+        ("X = f \"x\\ty\"", "X = f \"x\\ty\""),
+        ("X = -3", "X = -3"),
+        ("X = f (-3)", "X = f (-3)"),
+        ("X = 1 - -3", "X = 1 - -3"),
+        ("X is 0 - 3", "X = -3"),
+        ("X = 0", "X = 0"),
+    ];
+    let got: Vec<(&str, String)> = cases.iter().map(|(g, _)| (*g, show(g))).collect();
+    let want: Vec<(&str, String)> = cases.iter().map(|(g, w)| (*g, w.to_string())).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_comma_value_is_parenthesized_in_an_answer() {
+    // `X = a, b, Y = c` cannot be told apart from three bindings.
+    assert_eq!(show("X = (a , b), Y = c"), "X = (a, b), Y = c");
+}
+
+#[test]
+fn answers_through_the_library_print_the_same() {
+    let (mut s, _) = common::session();
+    let mut q = s
+        .query("X = f (g a) (b :: nil), Y = 'hello world'")
+        .expect("parses");
+    let a = q.next_answer().expect("no error").expect("an answer");
+    assert_eq!(
+        a.bindings,
+        vec![
+            ("X".to_string(), "f (g a) (b :: nil)".to_string()),
+            ("Y".to_string(), "'hello world'".to_string())
+        ]
+    );
+    assert_eq!(a.to_string(), "X = f (g a) (b :: nil), Y = 'hello world'");
+    assert_eq!(q.next_answer().expect("no error"), None);
+}
+
+// ------------------------------------------------------------ piped input
+
+#[test]
+fn goals_piped_on_stdin_answer_one_each() {
+    let dir = temp_dir("piped");
+    write_file(&dir.join("pq.lolli"), "p a.\np b.\nq X :- p X.\n");
+    assert_eq!(
+        lolli_in(
+            &dir,
+            &["pq.lolli"],
+            "q X.\np c => q X.\n\nfail.\nX = 1 ;\n  X = 2.\n",
+            &[]
+        ),
+        ok("X = a\nX = c\nno\nX = 1\n")
+    );
+    // --all prints every answer of each goal.
+    assert_eq!(
+        lolli_in(&dir, &["--all", "pq.lolli"], "q X.\n", &[]),
+        ok("X = a\nX = b\n")
+    );
+}
+
+#[test]
+fn a_syntax_error_on_stdin_stops_with_status_2() {
+    let dir = temp_dir("piped-error");
+    let r = lolli_in(&dir, &[], "X = 1.\nbad ( .\nY = 2.\n", &[]);
+    assert_eq!((r.stdout.as_str(), r.code), ("X = 1\n", 2));
+    assert!(
+        r.stderr
+            .starts_with("error[E001]: syntax error: unbalanced parenthesis"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn piped_input_at_end_of_file_exits_0() {
+    let dir = temp_dir("piped-eof");
+    assert_eq!(lolli_in(&dir, &[], "", &[]), ok(""));
+    assert_eq!(lolli_in(&dir, &[], "fail.\n", &[]), ok("no\n"));
+}

@@ -1,0 +1,148 @@
+//! Helpers shared by the integration tests: a session whose output is
+//! captured, answer collection through the embedding API, and running the
+//! built binary with arguments and standard input.
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::rc::Rc;
+
+use lolli::engine::Host;
+use lolli::{Options, Session};
+
+/// A host that appends everything written to a shared string and reads
+/// lines from a queue, so a test can look at the output after the session
+/// has taken the host.
+#[derive(Clone, Default)]
+pub struct Capture {
+    pub out: Rc<RefCell<String>>,
+    pub input: Rc<RefCell<VecDeque<String>>>,
+}
+
+impl Host for Capture {
+    fn write(&mut self, text: &str) {
+        self.out.borrow_mut().push_str(text);
+    }
+    fn read_line(&mut self) -> Option<String> {
+        self.input.borrow_mut().pop_front()
+    }
+}
+
+/// A session with default options whose output goes to the returned capture.
+pub fn session() -> (Session, Capture) {
+    session_with(Options::default())
+}
+
+/// A session with the given options whose output goes to the returned capture.
+pub fn session_with(options: Options) -> (Session, Capture) {
+    let cap = Capture::default();
+    let s = Session::with_options(options, Box::new(cap.clone()));
+    (s, cap)
+}
+
+/// Every answer of `goal` against `program`, printed as the CLI prints them.
+pub fn answers(program: &str, goal: &str) -> Vec<String> {
+    let (mut s, _) = session();
+    if !program.is_empty() {
+        if let Err(e) = s.load_str("test", program) {
+            panic!("program did not load: {}", s.render(&e));
+        }
+    }
+    all_answers(&mut s, goal)
+}
+
+/// Every answer of `goal` in a session.
+pub fn all_answers(s: &mut Session, goal: &str) -> Vec<String> {
+    let mut q = match s.query(goal) {
+        Ok(q) => q,
+        Err(e) => panic!("{goal:?} did not parse: {e:?}"),
+    };
+    let mut out = Vec::new();
+    loop {
+        match q.next_answer() {
+            Ok(Some(a)) => out.push(a.to_string()),
+            Ok(None) => break,
+            Err(e) => panic!("{goal:?} raised an error: {e:?}"),
+        }
+    }
+    out
+}
+
+/// The number of proofs of a goal with no program.
+pub fn count(goal: &str) -> usize {
+    answers("", goal).len()
+}
+
+/// What a run of the binary produced.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Run the `lolli` binary in `dir` with `args` and `stdin`; `LOLLI_PATH` is
+/// removed from its environment unless given in `env`.
+pub fn lolli_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
+    cmd.current_dir(dir)
+        .args(args)
+        .env_remove("LOLLI_PATH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the lolli binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts the input");
+    let out = child.wait_with_output().expect("lolli finishes");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Run the binary in the crate root with `args` and empty stdin.
+pub fn lolli(args: &[&str]) -> Run {
+    lolli_in(&crate_root(), args, "", &[])
+}
+
+/// Shorthand for a successful run's expected result.
+pub fn ok(stdout: &str) -> Run {
+    Run {
+        stdout: stdout.to_string(),
+        stderr: String::new(),
+        code: 0,
+    }
+}
+
+/// The crate root (where `programs/` lives).
+pub fn crate_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh empty directory for one test, in the system temp directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lolli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir is created");
+    dir
+}
+
+/// Write a file (creating its directory).
+pub fn write_file(path: &Path, text: &str) {
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d).expect("directory is created");
+    }
+    std::fs::write(path, text).expect("file is written");
+}

@@ -1,0 +1,425 @@
+//! Proof search against the RM3 resource semantics: how many proofs each
+//! formula has (counted by exhaustive backtracking through the embedding
+//! API) and which answers come out, in which order.
+//!
+//! Every count here is derived by hand from the rules of linear logic with
+//! lazy `erase`: a linear resource is used exactly once, `erase` (⊤)
+//! swallows whatever is left without choosing, `&` gives both conjuncts the
+//! same resources, `{G}` (!G) may use no linear resource.
+
+mod common;
+
+use common::{all_answers, answers, count, session};
+use pretty_assertions::assert_eq;
+
+/// Checks a table of `(goal, proofs)` and reports every mismatch at once.
+fn check_counts(table: &[(&str, usize)]) {
+    let got: Vec<(&str, usize)> = table.iter().map(|(g, _)| (*g, count(g))).collect();
+    assert_eq!(got, table.to_vec());
+}
+
+fn yes(n: usize) -> Vec<String> {
+    vec!["yes".to_string(); n]
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+// ------------------------------------------------------- the issue's counts
+
+#[test]
+fn counts_required_by_the_issue() {
+    check_counts(&[
+        ("a -o b -o (a , b)", 1),
+        ("(a & b) -o a", 1),
+        ("a => (a , a)", 1),
+        ("a -o (a , a)", 0),
+        ("a -o a -o a", 0),
+        ("a -o b -o (a & b)", 0),
+        ("(a & b) -o (a , b)", 0),
+        ("(a & b) -o (a & b) -o ((a , a) & (a , b) & (b , b))", 8),
+        ("a -o a -o a -o (a , erase)", 3),
+        ("a -o b -o c -o (erase , erase)", 1),
+    ]);
+}
+
+// ------------------------------------------------------------ one and top
+
+#[test]
+fn one_top_and_fail() {
+    check_counts(&[
+        ("true", 1),
+        ("erase", 1),
+        ("fail", 0),
+        ("erase , erase", 1),
+        ("true , true", 1),
+        // An atom with no clause has no proof.
+        ("a", 0),
+        // `true` consumes nothing: a leftover resource makes it fail.
+        ("a -o true", 0),
+        ("a -o erase", 1),
+        ("a -o b -o erase", 1),
+    ]);
+}
+
+// ------------------------------------------------------------------ tensor
+
+#[test]
+fn tensor_splits_resources() {
+    check_counts(&[
+        ("a -o (b -o (a , b))", 1),
+        ("a -o b -o (b , a)", 1),
+        // Two equal resources: either can go first.
+        ("a -o a -o (a , a)", 2),
+        ("a -o a -o a -o (a , a , a)", 6),
+        // `erase` first: the atom after it still chooses among the copies.
+        ("a -o a -o (erase , a)", 2),
+        ("a -o b -o (erase , a)", 1),
+        ("a -o b -o (a , erase)", 1),
+        // Nothing for the second conjunct.
+        ("a -o (a , erase , a)", 0),
+    ]);
+}
+
+// -------------------------------------------------------------------- with
+
+#[test]
+fn with_shares_resources() {
+    check_counts(&[
+        ("a -o (a & a)", 1),
+        ("a -o (a & a & a)", 1),
+        ("a -o b -o ((a , b) & (b , a))", 1),
+        ("(a & b) -o (a & b)", 1),
+        // `erase` inside `&`: both sides must account for the same resources.
+        ("a -o (erase & a)", 1),
+        ("a -o (a & erase)", 1),
+        ("a -o b -o (a & erase)", 0),
+        ("a -o b -o (erase & a)", 0),
+        ("a -o b -o (erase & (a , erase))", 1),
+        ("a -o b -o ((a , erase) & (b , erase))", 1),
+        ("a -o b -o (a & (b , erase))", 0),
+        // `&` nested in `,`: the with uses a, then b is left for the tensor.
+        ("a -o b -o ((a & erase) , b)", 1),
+        ("a -o b -o ((a & a) , b)", 1),
+        ("a -o b -o ((a & b) , b)", 0),
+        // Nested with: all three sides use the same single resource.
+        ("a -o ((a & (a & a)) & a)", 1),
+        ("erase & erase", 1),
+        ("true & true", 1),
+    ]);
+}
+
+// --------------------------------------------------------------------- bang
+
+#[test]
+fn bang_hides_linear_resources() {
+    check_counts(&[
+        ("{true}", 1),
+        ("a -o {a}", 0),
+        ("a => {a}", 1),
+        // `{erase}` cannot swallow linear resources: they are hidden from it.
+        ("a -o {erase}", 0),
+        ("a -o ({true} , a)", 1),
+        ("a -o (a , {true})", 1),
+        ("a => b -o ({a} , b)", 1),
+        ("a -o ({a} ; a)", 1),
+        ("{a -o a}", 1),
+        ("b -o {a -o a}", 0),
+    ]);
+}
+
+// ------------------------------------------------------------ disjunction
+
+#[test]
+fn disjunction_tries_left_then_right() {
+    check_counts(&[
+        ("a -o (a ; b)", 1),
+        ("b -o (a ; b)", 1),
+        ("a -o b -o (a ; b)", 0),
+        ("(a & b) -o (a ; b)", 2),
+        ("a -o (erase ; a)", 2),
+        ("fail ; true", 1),
+        ("true ; true ; true", 3),
+    ]);
+    assert_eq!(answers("", "X = a ; X = b"), strs(&["X = a", "X = b"]));
+    assert_eq!(
+        answers("", "(X = a ; X = b) , (Y = c ; Y = d)"),
+        strs(&[
+            "X = a, Y = c",
+            "X = a, Y = d",
+            "X = b, Y = c",
+            "X = b, Y = d"
+        ])
+    );
+    assert_eq!(answers("", "(X = 1 ; X = 2), X > 1"), strs(&["X = 2"]));
+}
+
+// ------------------------------------------------------------------- guard
+
+#[test]
+fn guard_commits_to_the_first_proof_of_its_condition() {
+    assert_eq!(
+        answers("", "((X = 1 ; X = 2) -> Y = X | Y = 0)"),
+        strs(&["X = 1, Y = 1"])
+    );
+    assert_eq!(
+        answers("", "(fail -> Y = 1 | (Y = 2 ; Y = 3))"),
+        strs(&["Y = 2", "Y = 3"])
+    );
+    assert_eq!(
+        answers("", "(true -> (Y = 1 ; Y = 2) | Y = 3)"),
+        strs(&["Y = 1", "Y = 2"])
+    );
+    check_counts(&[
+        // The condition may consume resources, as may the branch.
+        ("a -o (a -> true | true)", 1),
+        ("a -o (true -> a | true)", 1),
+        ("a -o (b -> true | a)", 1),
+        // The guard commits to the first proof of `a ; a`, not both.
+        ("a -o ((a ; a) -> true | true)", 1),
+    ]);
+}
+
+// ----------------------------------------------------- linear implication
+
+#[test]
+fn linear_implication_must_use_its_resource() {
+    check_counts(&[
+        ("a -o a", 1),
+        ("a -o b", 0),
+        ("a -o b -o a", 0),
+        // `:-` as a goal is `-o` backwards.
+        ("a :- a", 1),
+        ("(a , a) :- a", 0),
+        ("(a , b) :- (a , b)", 1),
+        // Tensor resources split into their parts.
+        ("(a , b) -o (b , a)", 1),
+        ("(a , b) -o a", 0),
+        // Unbounded parts of an assumed tensor: `{a}` may be used twice.
+        ("({a} , b) -o (a , a , b)", 1),
+    ]);
+}
+
+#[test]
+fn intuitionistic_implication_allows_any_number_of_uses() {
+    check_counts(&[
+        ("a => a", 1),
+        ("a => true", 1),
+        ("a => (a , a , a)", 1),
+        ("a => b", 0),
+        // `<=` as a goal is `=>` backwards.
+        ("a <= a", 1),
+        ("(a , a) <= a", 1),
+        // Both an unbounded and a linear copy: the linear one must be used.
+        ("a => a -o a", 1),
+        ("a => a -o (a , a)", 2),
+    ]);
+}
+
+#[test]
+fn resources_with_bodies() {
+    check_counts(&[
+        ("(p :- q) -o q -o p", 1),
+        ("(p :- q) -o p", 0),
+        ("q => (p :- q) -o p", 1),
+        ("(q -o p) -o q -o p", 1),
+        ("(p :- q , r) -o r -o q -o p", 1),
+        ("(p :- q) => q -o (p , p)", 0),
+        ("(p :- q) => q => (p , p)", 1),
+        // A clause that assumes while it runs.
+        ("(p :- (q -o r)) -o (r :- q) -o p", 1),
+        // `&` resources: choose one side, once.
+        ("(a & b) -o b", 1),
+        ("(a & b) -o (a & b)", 1),
+        ("(a & b) -o erase", 1),
+        ("((p :- a) & b) -o a -o p", 1),
+        ("((p :- a) & b) -o a -o b", 0),
+    ]);
+}
+
+#[test]
+fn clauses_with_variables() {
+    assert_eq!(answers("", "p X -o p a"), strs(&["X = a"]));
+    assert_eq!(answers("", "(forall x \\ p x) -o p a"), yes(1));
+    assert_eq!(answers("", "(forall x \\ p x) => (p a , p b)"), yes(1));
+    assert_eq!(answers("", "(forall x \\ p x) -o (p a , p b)"), yes(0));
+    // Variables of an assumed clause are shared, not generalized.
+    assert_eq!(answers("", "(p X) => (p a , p b)"), yes(0));
+    assert_eq!(answers("", "(p X) => (p a , p a)"), strs(&["X = a"]));
+    assert_eq!(
+        answers("", "(forall x \\ (q x :- p x)) => p c -o q Y"),
+        strs(&["Y = c"])
+    );
+}
+
+// ------------------------------------------------------------- quantifiers
+
+#[test]
+fn forall_introduces_a_constant_no_outer_variable_may_capture() {
+    check_counts(&[
+        ("exists Y \\ forall x \\ Y = x", 0),
+        ("forall x \\ exists Y \\ Y = x", 1),
+        ("forall x \\ (p x -o p x)", 1),
+        ("forall x \\ forall y \\ x = y", 0),
+        ("forall x \\ x = x", 1),
+        // The eigenvariable is new: a clause about `a` says nothing about it.
+        ("p a => forall x \\ p x", 0),
+        ("(forall x \\ p x) => forall y \\ p y", 1),
+    ]);
+    assert_eq!(answers("", "forall x \\ X = f x"), yes(0));
+    // Something bound before the quantifier is not affected.
+    assert_eq!(answers("", "X = a, forall x \\ X = a"), strs(&["X = a"]));
+}
+
+#[test]
+fn exists_introduces_a_logic_variable() {
+    check_counts(&[
+        ("exists X \\ X = a", 1),
+        ("exists X \\ (X = a ; X = b)", 2),
+        ("exists X \\ (p X -o p a)", 1),
+        ("exists X \\ exists Y \\ (X = Y , Y = c)", 1),
+    ]);
+    // The bound name is not an answer variable.
+    assert_eq!(answers("", "exists X \\ X = a"), yes(1));
+}
+
+// ------------------------------------------------ formulas held in variables
+
+#[test]
+fn variables_bound_to_formulas_are_goals_and_clauses() {
+    assert_eq!(answers("", "G = (a ; b), a -o G"), strs(&["G = (a ; b)"]));
+    assert_eq!(
+        answers("", "C = (p :- q), C -o q -o p"),
+        strs(&["C = (p :- q)"])
+    );
+    assert_eq!(answers("", "X = p, p => X"), strs(&["X = p"]));
+    assert_eq!(answers("", "X = p, X"), Vec::<String>::new());
+    assert_eq!(
+        answers("", "R = (p a & p b), R -o (p X , {true})"),
+        answers("", "(p a & p b) -o (p X , {true})")
+            .iter()
+            .map(|a| format!("R = (p a & p b), {a}"))
+            .collect::<Vec<_>>()
+    );
+    // A variable goal takes the resources like the formula itself would.
+    check_counts(&[("G = (a , a), a -o G", 0), ("G = (a & a), a -o G", 1)]);
+}
+
+#[test]
+fn a_variable_applied_to_arguments_is_called_as_the_atom_it_denotes() {
+    assert_eq!(answers("", "F = p, p a => F X"), strs(&["F = p, X = a"]));
+    assert_eq!(answers("", "F = p a, p a b => F b"), strs(&["F = p a"]));
+}
+
+#[test]
+fn a_variable_application_is_the_term_it_denotes() {
+    assert_eq!(
+        answers("", "F = f, X = F a b, X = f a b"),
+        strs(&["F = f, X = f a b"])
+    );
+    assert_eq!(
+        answers("", "F = f a, X = F b, X = f a b"),
+        strs(&["F = f a, X = f a b"])
+    );
+}
+
+#[test]
+fn calling_an_unbound_variable_is_an_error() {
+    let (mut s, _) = session();
+    let mut q = s.query("X = a, Y").expect("parses");
+    let err = q.next_answer().expect_err("an unbound goal is an error");
+    drop(q);
+    let text = s.render(&[err]);
+    assert_eq!(
+        text,
+        "error[E003]: an unbound variable was called as a goal\n \
+         = while running the goal `_1`\n \
+         = bind the variable to a formula before calling it\n\n"
+    );
+}
+
+// ---------------------------------------------------------- search order
+
+#[test]
+fn resources_are_tried_newest_first() {
+    assert_eq!(
+        answers("", "p a -o p b -o (p X , p Y)"),
+        strs(&["X = b, Y = a", "X = a, Y = b"])
+    );
+    assert_eq!(answers("", "p a => p b => p X"), strs(&["X = b", "X = a"]));
+    // A linear and an unbounded assumption: whichever answer leaves the
+    // linear one unused is no proof.
+    assert_eq!(answers("", "p a => p b -o p X"), strs(&["X = b"]));
+    assert_eq!(answers("", "p a -o p b => p X"), strs(&["X = a"]));
+    assert_eq!(
+        answers("", "p a => p b -o (p X , p Y)"),
+        strs(&["X = b, Y = a", "X = a, Y = b"])
+    );
+}
+
+#[test]
+fn with_clause_alternatives_are_tried_left_first() {
+    // `clause_alts` documents Lolli's order (R1's alternatives before R2's),
+    // but the search tries the right conjunct first.
+    assert_eq!(answers("", "(p a & p b) -o p X"), strs(&["X = a", "X = b"]));
+    assert_eq!(answers("", "(p a & p b) => p X"), strs(&["X = a", "X = b"]));
+    assert_eq!(answers("p a & p b.\n", "p X"), strs(&["X = a", "X = b"]));
+}
+
+#[test]
+fn program_clauses_come_after_assumptions_in_program_order() {
+    let program = "p a.\np b.\nq X :- p X.\n";
+    assert_eq!(answers(program, "p X"), strs(&["X = a", "X = b"]));
+    assert_eq!(
+        answers(program, "p c => p d => q X"),
+        strs(&["X = d", "X = c", "X = a", "X = b"])
+    );
+    assert_eq!(
+        answers(program, "p c -o q X"),
+        strs(&["X = c"]),
+        "the linear `p c` must be used"
+    );
+}
+
+#[test]
+fn linear_program_clauses_are_resources() {
+    let program = "LINEAR coin a.\nLINEAR coin b.\nspend :- coin X, coin Y.\n";
+    // Program order is kept for LINEAR clauses too: `a` before `b`.
+    assert_eq!(
+        answers(program, "coin X, coin Y"),
+        strs(&["X = a, Y = b", "X = b, Y = a"])
+    );
+    assert_eq!(answers(program, "spend"), yes(2));
+    assert_eq!(answers(program, "coin X"), yes(0));
+    assert_eq!(answers(program, "coin X, erase"), strs(&["X = a", "X = b"]));
+}
+
+#[test]
+fn each_query_starts_from_the_loaded_resources() {
+    let (mut s, _) = session();
+    s.load_str("t", "LINEAR tok.\n").expect("loads");
+    assert_eq!(all_answers(&mut s, "tok"), yes(1));
+    assert_eq!(all_answers(&mut s, "tok"), yes(1));
+    assert_eq!(all_answers(&mut s, "tok, tok"), yes(0));
+}
+
+// ------------------------------------------------------------- unification
+
+#[test]
+fn unification_has_the_occurs_check() {
+    assert_eq!(answers("", "X = f X"), yes(0));
+    assert_eq!(answers("", "X = f Y, Y = g X"), yes(0));
+    assert_eq!(answers("", "X = f Y"), strs(&["X = f Y"]));
+    assert_eq!(answers("", "X = a, X = b"), yes(0));
+    assert_eq!(answers("", "f X b = f a Y"), strs(&["X = a, Y = b"]));
+    // A lone `_` is a fresh variable each time.
+    assert_eq!(answers("", "f _ _ = f a b"), yes(1));
+    assert_eq!(answers("", "f X X = f a b"), yes(0));
+}
+
+#[test]
+fn a_recursion_a_million_deep_does_not_overflow() {
+    let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
+    assert_eq!(answers(program, "loop 1000000"), yes(1));
+}

@@ -1,0 +1,145 @@
+//! Failure memoization (`MEMO`, `--memo`): answers and their order are
+//! exactly those without it; failures are recorded per linear context.
+
+use std::process::Command;
+
+use pretty_assertions::assert_eq;
+
+fn lolli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn nat(n: usize) -> String {
+    let mut t = "z".to_string();
+    for _ in 0..n {
+        t = format!("(s {t})");
+    }
+    t
+}
+
+#[test]
+fn the_centre_search_visits_each_position_once() {
+    let goal = format!("jump {}", nat(13));
+    let (code, out, err) = lolli(&["tests/memo/centre.lolli", "--stats", "-e", &goal]);
+    assert_eq!((code, out.as_str()), (1, "no\n"));
+    // 1,651 distinct positions are reachable from the seed's start: each
+    // failed once and was recorded once.
+    assert!(
+        err.contains("1651 keys (limit 1000000)") && err.contains("1651 recorded, 0 evicted"),
+        "{err}"
+    );
+}
+
+#[test]
+fn memo_keeps_the_answers_and_their_order() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("programs/solitaire.lolli", "jump (s (s (s z)))", &["jump"]),
+        (
+            "programs/solitaire2.lolli",
+            "jump (j A (j B (j C f)))",
+            &["jump"],
+        ),
+        ("tests/memo/graph.lolli", "path a Z", &["path"]),
+        ("tests/memo/graph.lolli", "reach X d", &["path", "reach"]),
+        ("tests/memo/graph.lolli", "twice a Z", &["path", "twice"]),
+        ("tests/memo/guarded.lolli", "none", &["has", "none"]),
+        ("tests/memo/guarded.lolli", "both T", &["has", "both"]),
+        ("tests/memo/guarded.lolli", "has T, has U", &["has"]),
+    ];
+    for (file, goal, preds) in cases {
+        let (c0, plain, e0) = lolli(&[file, "--all", "-e", goal]);
+        let mut args = vec![*file, "--all", "-e", goal];
+        for p in *preds {
+            args.push("--memo");
+            args.push(p);
+        }
+        let (c1, memo, e1) = lolli(&args);
+        assert_eq!((c1, memo, e1), (c0, plain.clone(), e0), "{file}: {goal}");
+        assert!(!plain.is_empty());
+    }
+}
+
+#[test]
+fn the_formula_suite_is_unchanged_by_memo() {
+    let formulas = [
+        "a -o b -o (a , b)",
+        "(a & b) -o a",
+        "a => (a , a)",
+        "a -o (a , a)",
+        "a -o a -o a",
+        "a -o b -o (a & b)",
+        "(a & b) -o (a , b)",
+        "(a & b) -o (a & b) -o ((a , a) & (a , b) & (b , b))",
+        "a -o a -o a -o (a , erase)",
+        "a -o b -o c -o (erase , erase)",
+        "(p a , p b , p a) -o (p X , p Y , erase)",
+    ];
+    for f in formulas {
+        let (_, plain, _) = lolli(&["--all", "-e", f]);
+        let (_, memo, _) = lolli(&[
+            "--all", "--memo", "a", "--memo", "b", "--memo", "p", "-e", f,
+        ]);
+        assert_eq!(memo, plain, "{f}");
+    }
+}
+
+#[test]
+fn a_tiny_table_evicts_and_still_answers_alike() {
+    // Six jumps ending with the last peg in the start hole: many dead ends
+    // fail and are recorded, and a table of four keys must evict.
+    let goal = format!("jump {}", nat(6));
+    let plain = std::fs::read_to_string("tests/memo/centre.lolli")
+        .expect("the centre program")
+        .replace("MEMO jump.", "")
+        .replace("MODULE centre.", "MODULE centre_plain.");
+    let dir = std::env::temp_dir().join(format!("lolli-memo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plain_file = dir.join("centre_plain.lolli");
+    std::fs::write(&plain_file, plain).expect("write");
+    let plain_path = plain_file.to_string_lossy().into_owned();
+    let (_, without, _) = lolli(&[&plain_path, "--count", "-e", &goal]);
+    assert!(
+        without.trim().parse::<u64>().is_ok_and(|n| n > 0),
+        "{without}"
+    );
+    let (code, out, err) = lolli(&[
+        "tests/memo/centre.lolli",
+        "--memo-limit",
+        "4",
+        "--count",
+        "--stats",
+        "-e",
+        &goal,
+    ]);
+    assert_eq!((code, out), (0, without));
+    let evicted: u64 = err
+        .split(", ")
+        .find_map(|p| p.strip_suffix(" evicted\n"))
+        .and_then(|n| n.parse().ok())
+        .expect("--stats reports evictions");
+    assert!(evicted > 0, "{err}");
+}
+
+#[test]
+fn calls_in_a_non_ground_context_are_not_memoized() {
+    // The resource `r X` is not ground: no key is exact, nothing is recorded.
+    let (code, out, err) = lolli(&[
+        "--memo",
+        "q",
+        "--stats",
+        "--all",
+        "-e",
+        "r X -o (q :- r a) -o (q ; q)",
+    ]);
+    assert_eq!((code, out.as_str()), (0, "X = a\nX = a\n"));
+    assert!(err.contains("0 keys") && err.contains("0 misses"), "{err}");
+}

@@ -1,0 +1,674 @@
+//! Proof terms: the recorded derivations, their printers, `--moves`, and the
+//! independent checker (on every proof of a formula suite, on the triangle
+//! programs, and on tampered proofs).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use lolli::engine::BufferHost;
+use lolli::proof::{moves, print_dot, print_json, print_latex, print_tree};
+use lolli::proof::{Node, Problem, Proof, RuleName, Term};
+use lolli::{Options, Session};
+use pretty_assertions::assert_eq;
+
+fn session() -> Session {
+    let options = Options {
+        proofs: true,
+        ..Options::default()
+    };
+    Session::with_options(options, Box::new(BufferHost::default()))
+}
+
+fn program(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("programs")
+        .join(name)
+}
+
+/// Every answer of `goal` (at most `limit`) with its bindings and proof.
+fn proofs(s: &mut Session, goal: &str, limit: usize) -> Vec<(Vec<(String, String)>, Proof)> {
+    let mut q = s.query(goal).expect("the goal parses");
+    let mut out = Vec::new();
+    while out.len() < limit {
+        match q.next_answer().expect("no runtime error") {
+            Some(a) => {
+                let p = q.proof().expect("a proof is recorded");
+                out.push((a.bindings, p));
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+fn proofs_of(goal: &str) -> Vec<Proof> {
+    proofs(&mut session(), goal, usize::MAX)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect()
+}
+
+fn check_all(goal: &str, expected: usize) -> Vec<Proof> {
+    let ps = proofs_of(goal);
+    assert_eq!(ps.len(), expected, "number of proofs of {goal}");
+    for (i, p) in ps.iter().enumerate() {
+        if let Err(e) = p.check() {
+            panic!("proof {i} of {goal} rejected: {e}\n{}", print_tree::tree(p));
+        }
+    }
+    ps
+}
+
+fn texts(rs: &[lolli::proof::Resource]) -> Vec<&str> {
+    rs.iter().map(|r| r.text.as_str()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// The recorded tree
+
+#[test]
+fn tree_of_a_lolli_b_lolli_a_tensor_b_node_by_node() {
+    let ps = check_all("a -o b -o (a , b)", 1);
+    let root = &ps[0].root;
+    assert_eq!(root.rule, RuleName::Lolli);
+    assert_eq!(root.goal_text, "a -o b -o (a, b)");
+    assert_eq!(texts(&root.assumed), ["a"]);
+    assert!(root.assumed[0].linear);
+    assert_eq!(root.children.len(), 1);
+
+    let inner = &root.children[0];
+    assert_eq!(inner.rule, RuleName::Lolli);
+    assert_eq!(inner.goal_text, "b -o (a, b)");
+    assert_eq!(texts(&inner.assumed), ["b"]);
+    assert_eq!(inner.children.len(), 1);
+
+    let tensor = &inner.children[0];
+    assert_eq!(tensor.rule, RuleName::Tensor);
+    assert_eq!(tensor.goal_text, "a, b");
+    assert!(tensor.assumed.is_empty() && tensor.consumed.is_empty());
+    assert_eq!(tensor.children.len(), 2);
+
+    for (child, name) in tensor.children.iter().zip(["a", "b"]) {
+        assert_eq!(child.rule, RuleName::Atom);
+        assert_eq!(child.goal, Term::Atom(name.into()));
+        assert_eq!(texts(&child.consumed), [name]);
+        let clause = child.clause.as_ref().expect("an atom names its clause");
+        assert_eq!(clause.instance_text, name);
+        assert_eq!(clause.origin, None);
+        assert!(child.children.is_empty());
+    }
+    // Each atom used the resource its lolli assumed.
+    assert_eq!(tensor.children[0].consumed[0].entry, root.assumed[0].entry);
+    assert_eq!(tensor.children[1].consumed[0].entry, inner.assumed[0].entry);
+
+    assert_eq!(
+        print_tree::tree(&ps[0]),
+        "lolli a -o b -o (a, b)   assumed: a\n\
+         \x20 lolli b -o (a, b)   assumed: b\n\
+         \x20   tensor a, b\n\
+         \x20     atom a   consumed: a\n\
+         \x20     atom b   consumed: b\n"
+    );
+}
+
+#[test]
+fn tree_names_program_clauses_and_witnesses() {
+    let mut s = session();
+    s.load_str("t.lolli", "p X :- q X.\nLINEAR q 1.\n").unwrap();
+    let ps = proofs(&mut s, "exists y \\ p y", 9);
+    assert_eq!(ps.len(), 1);
+    ps[0].1.check().unwrap();
+    assert_eq!(
+        print_tree::tree(&ps[0].1),
+        "exists exists y \\ p y   witness: 1\n\
+         \x20 atom p 1   clause: t.lolli:1\n\
+         \x20   atom q 1   consumed: q 1   clause: t.lolli:2\n"
+    );
+    let program: Vec<&str> = texts(&ps[0].1.program);
+    assert_eq!(program, ["q 1", "p X :- q X"]);
+}
+
+// ---------------------------------------------------------------------------
+// JSON, LaTeX and DOT
+
+#[test]
+fn json_schema_on_a_small_example() {
+    let ps = proofs(&mut session(), "a -o b -o (a , b)", 9);
+    assert_eq!(
+        print_json::json(&ps[0].0, &ps[0].1),
+        r#"{"answer": {}, "proof": {"rule": "lolli", "goal": "a -o b -o (a, b)", "assumed": ["a"], "children": [{"rule": "lolli", "goal": "b -o (a, b)", "assumed": ["b"], "children": [{"rule": "tensor", "goal": "a, b", "children": [{"rule": "atom", "goal": "a", "clause": {"file": null, "line": null, "instance": "a"}, "consumed": ["a"], "children": []}, {"rule": "atom", "goal": "b", "clause": {"file": null, "line": null, "instance": "b"}, "consumed": ["b"], "children": []}]}]}]}}"#
+    );
+}
+
+#[test]
+fn json_with_bindings_files_erase_and_witness() {
+    let mut s = session();
+    s.load_str("t.lolli", "p X :- q X.\nLINEAR q \"one\".\nLINEAR r.\n")
+        .unwrap();
+    let ps = proofs(&mut s, "p X, erase", 9);
+    assert_eq!(ps.len(), 1);
+    ps[0].1.check().unwrap();
+    assert_eq!(
+        print_json::json(&ps[0].0, &ps[0].1),
+        r#"{"answer": {"X": "\"one\""}, "proof": {"rule": "tensor", "goal": "p \"one\", erase", "children": [{"rule": "atom", "goal": "p \"one\"", "clause": {"file": "t.lolli", "line": 1, "instance": "p \"one\" :- q \"one\""}, "children": [{"rule": "atom", "goal": "q \"one\"", "clause": {"file": "t.lolli", "line": 2, "instance": "q \"one\""}, "consumed": ["q \"one\""], "children": []}]}, {"rule": "erase", "goal": "erase", "consumed": ["r"], "children": []}]}}"#
+    );
+    let ps = proofs(&mut session(), "forall x \\ (p x -o p x)", 9);
+    let json = print_json::json(&ps[0].0, &ps[0].1);
+    assert!(
+        json.starts_with(r#"{"answer": {}, "proof": {"rule": "forall", "goal": "forall x \\ p x -o p x", "witness": "x_0", "children": [{"rule": "lolli""#),
+        "{json}"
+    );
+}
+
+#[test]
+fn latex_and_dot_of_a_small_proof() {
+    let ps = proofs(&mut session(), "a -o b -o (a , b)", 9);
+    let p = &ps[0].1;
+    assert_eq!(
+        print_latex::latex("yes", p),
+        "% yes\n\\begin{prooftree}\n\
+         \\AxiomC{}\n\\RightLabel{\\scriptsize atom}\n\\UnaryInfC{\\texttt{a} $\\vdash$ \\texttt{a}}\n\
+         \\AxiomC{}\n\\RightLabel{\\scriptsize atom}\n\\UnaryInfC{\\texttt{b} $\\vdash$ \\texttt{b}}\n\
+         \\RightLabel{\\scriptsize tensor}\n\\BinaryInfC{\\texttt{a}, \\texttt{b} $\\vdash$ \\texttt{a, b}}\n\
+         \\RightLabel{\\scriptsize lolli}\n\\UnaryInfC{\\texttt{a} $\\vdash$ \\texttt{b -o (a, b)}}\n\
+         \\RightLabel{\\scriptsize lolli}\n\\UnaryInfC{$\\vdash$ \\texttt{a -o b -o (a, b)}}\n\
+         \\end{prooftree}\n"
+    );
+    assert_eq!(
+        print_dot::dot("yes", 1, p),
+        "// yes\ndigraph proof1 {\n  node [shape=box, fontname=\"monospace\"];\n\
+         \x20 n0 [label=\"lolli a -o b -o (a, b)\\nassumed: a\"];\n\
+         \x20 n0 -> n1;\n\
+         \x20 n1 [label=\"lolli b -o (a, b)\\nassumed: b\"];\n\
+         \x20 n1 -> n2;\n\
+         \x20 n2 [label=\"tensor a, b\"];\n\
+         \x20 n2 -> n3;\n\
+         \x20 n2 -> n4;\n\
+         \x20 n4 [label=\"atom b\\nconsumed: b\"];\n\
+         \x20 n3 [label=\"atom a\\nconsumed: a\"];\n\
+         }\n"
+    );
+}
+
+#[test]
+fn latex_groups_more_than_five_premises() {
+    let mut s = session();
+    // `(q :- G1) :- G2 ...`: a clause whose body is seven goals.
+    s.load_str(
+        "u.lolli",
+        "q :- true :- true :- true :- true :- true :- true :- true.",
+    )
+    .unwrap();
+    let ps = proofs(&mut s, "q", 1);
+    ps[0].1.check().unwrap();
+    assert_eq!(ps[0].1.root.children.len(), 7);
+    let tex = print_latex::latex("yes", &ps[0].1);
+    // Groups of two, two, two and one under a four-premise inference.
+    assert_eq!(tex.matches("\\noLine\n\\BinaryInfC{}").count(), 3, "{tex}");
+    assert!(
+        tex.contains("\\RightLabel{\\scriptsize atom}\n\\QuaternaryInfC"),
+        "{tex}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The checker on every proof of the formula suite
+
+#[test]
+fn checker_accepts_every_proof_of_the_core_formula_suite() {
+    check_all("a -o b -o (a , b)", 1);
+    check_all("(a & b) -o a", 1);
+    check_all("a => (a , a)", 1);
+    check_all("(a & b) -o (a & b) -o ((a , a) & (a , b) & (b , b))", 8);
+    check_all("a -o a -o a -o (a , erase)", 3);
+    check_all("a -o b -o c -o (erase , erase)", 1);
+}
+
+#[test]
+fn checker_accepts_proofs_with_every_rule() {
+    // with and erase in either branch
+    check_all("a -o b -o (erase & (a , b))", 1);
+    check_all("a -o ((a , erase) & erase)", 1);
+    check_all("a -o (a & erase)", 1);
+    check_all("a -o b -o ((a , erase) & (b , erase))", 1);
+    // bang, one, guards, disjunction
+    check_all("{true}", 1);
+    check_all("a -o ({true} , a)", 1);
+    check_all("a -o (a -> true | fail)", 1);
+    check_all("a -o (b -> fail | a)", 1);
+    check_all("a -o (b ; a)", 1);
+    check_all("a -o (a ; a)", 2);
+    // quantifiers
+    check_all("forall x \\ (p x -o p x)", 1);
+    check_all("exists x \\ (p x -o p a)", 1);
+    check_all("(forall x \\ p x) => (p a , p b)", 1);
+    check_all("(forall x \\ p x) -o p a", 1);
+    // resources with bodies, unbounded clauses, {} bodies
+    check_all("(p :- q) -o q -o p", 1);
+    check_all("(p :- q , r) -o r -o q -o p", 1);
+    check_all("(p :- q) => (q -o p) , true", 1);
+    check_all("(p :- q) => (q -o (p , true))", 1);
+    check_all("(true => p) -o p", 1);
+    check_all("{a} -o (a , a , a)", 1);
+    check_all("(a , {b}) -o (a , b , b)", 1);
+    // built-ins, with and without a goal
+    check_all("X = f Y, Y = 1", 1);
+    check_all("timing (a -o a) T", 1);
+    check_all("F = p, (p 1 -o F 1)", 1);
+}
+
+#[test]
+fn checker_accepts_clauses_with_bodies_from_a_program() {
+    let mut s = session();
+    s.load_str(
+        "t.lolli",
+        "LINEAR coin 1. LINEAR coin 2. LINEAR coin 5.\n\
+         pay 0.\n\
+         pay N :- coin C, C =< N, M is N - C, pay M.\n\
+         calm <= true.\n",
+    )
+    .unwrap();
+    let all = proofs(&mut s, "pay 8", usize::MAX);
+    assert_eq!(all.len(), 6);
+    for (_, p) in &all {
+        p.check().unwrap();
+    }
+    let calm = proofs(&mut s, "calm, erase", usize::MAX);
+    assert_eq!(calm.len(), 1);
+    calm[0].1.check().unwrap();
+    assert_eq!(calm[0].1.root.children[0].children[0].rule, RuleName::Bang);
+}
+
+#[test]
+fn deep_proofs_are_checked_and_printed() {
+    let mut s = session();
+    s.load_str("nat.lolli", "nat 0.\nnat N :- N > 0, M is N - 1, nat M.\n")
+        .unwrap();
+    let ps = proofs(&mut s, "nat 5000", 1);
+    let p = &ps[0].1;
+    // nat k is at depth 2 (5000 - k); the built-ins of nat 1 are the deepest.
+    assert_eq!(p.root.depth(), 10001);
+    p.check().unwrap();
+    assert_eq!(moves::moves(p, "nat").len(), 5001);
+    let json = print_json::json(&ps[0].0, p);
+    // The path from the root to `nat 0` closes last.
+    assert!(json.ends_with(&format!("{}}}", "]}".repeat(10001))));
+}
+
+// ---------------------------------------------------------------------------
+// The triangle
+
+const THIRTEEN: &str = "jump (s (s (s (s (s (s (s (s (s (s (s (s (s z)))))))))))))";
+const SOLITAIRE2_QUERY: &str =
+    "jump (j J1 (j J2 (j J3 (j J4 (j J5 (j J6 (j J7 (j J8 (j J9 (j J10 (j J11 (j J12 (j J13 f)))))))))))))";
+
+/// The proof of the first answer of the 13-jump query (computed once).
+fn solitaire_proof() -> Proof {
+    static PROOF: std::sync::OnceLock<Proof> = std::sync::OnceLock::new();
+    PROOF
+        .get_or_init(|| {
+            let mut s = session();
+            s.load_file(program("solitaire.lolli")).unwrap();
+            let mut ps = proofs(&mut s, THIRTEEN, 1);
+            assert_eq!(ps.len(), 1);
+            ps.remove(0).1
+        })
+        .clone()
+}
+
+#[test]
+fn checker_accepts_the_triangle_proofs() {
+    solitaire_proof().check().unwrap();
+    let mut s = session();
+    s.load_file(program("solitaire.lolli")).unwrap();
+    let two = proofs(&mut s, "jump (s (s z))", usize::MAX);
+    assert!(two.len() > 1);
+    for (_, p) in &two {
+        p.check().unwrap();
+    }
+    let mut s = session();
+    s.load_file(program("solitaire2.lolli")).unwrap();
+    let all = proofs(&mut s, "jump (j A (j B f))", usize::MAX);
+    assert_eq!(all.len(), two.len());
+    for (_, p) in &all {
+        p.check().unwrap();
+    }
+    let first = proofs(&mut s, SOLITAIRE2_QUERY, 1);
+    first[0].1.check().unwrap();
+}
+
+/// A hole of the board and its contents, read from a `b X Y D` resource.
+fn hole(t: &Term) -> ((u32, u32), String) {
+    fn nat(t: &Term) -> u32 {
+        match t.functor() {
+            Some(("z", [])) => 0,
+            Some(("s", [n])) => 1 + nat(n),
+            _ => panic!("not a number: {t}"),
+        }
+    }
+    match t.functor() {
+        Some(("b", [x, y, Term::Atom(d)])) => ((nat(x), nat(y)), d.clone()),
+        _ => panic!("not a hole: {t}"),
+    }
+}
+
+fn nat_text(n: u32) -> String {
+    let mut s = "z".to_string();
+    for _ in 0..n {
+        s = if s == "z" {
+            "s z".to_string()
+        } else {
+            format!("s ({s})")
+        };
+    }
+    if n == 0 {
+        s
+    } else {
+        format!("({s})")
+    }
+}
+
+#[test]
+fn moves_of_the_triangle_replay_on_a_board() {
+    let p = solitaire_proof();
+    let moves = moves::moves(&p, "jump");
+    assert_eq!(moves.len(), 14, "13 jumps and the final `jump z :- erase`");
+
+    // The board: the program's linear resources.
+    let mut board: HashMap<(u32, u32), String> = p
+        .program
+        .iter()
+        .filter(|r| r.linear)
+        .map(|r| hole(&r.clause))
+        .collect();
+    assert_eq!(board.len(), 15);
+    let directions = [
+        ((1, 0), "sw"),
+        ((1, 1), "se"),
+        ((0, 1), "e"),
+        ((-1, 0), "ne"),
+        ((-1, -1), "nw"),
+        ((0, -1), "w"),
+    ];
+    let mut played = Vec::new();
+    for m in &moves[..13] {
+        assert_eq!(m.consumed.len(), 3, "{m}");
+        assert_eq!(m.assumed.len(), 3, "{m}");
+        let before: Vec<_> = m.consumed.iter().map(|r| hole(&r.clause)).collect();
+        let after: Vec<_> = m.assumed.iter().map(|r| hole(&r.clause)).collect();
+        // Three holes in a line: peg, peg, empty become empty, empty, peg.
+        let [(a, da), (b, db), (c, dc)] = [&before[0], &before[1], &before[2]].map(|x| x.clone());
+        assert_eq!(
+            (da.as_str(), db.as_str(), dc.as_str()),
+            ("peg", "peg", "empty")
+        );
+        let step = (b.0 as i32 - a.0 as i32, b.1 as i32 - a.1 as i32);
+        assert_eq!(
+            (c.0 as i32 - b.0 as i32, c.1 as i32 - b.1 as i32),
+            step,
+            "{m}"
+        );
+        let dir = directions
+            .iter()
+            .find(|(d, _)| *d == step)
+            .map(|(_, n)| *n)
+            .unwrap_or_else(|| panic!("not a jump direction: {m}"));
+        for (pos, d) in &before {
+            assert_eq!(board.get(pos), Some(d), "the board agrees before {m}");
+        }
+        let mut expected_after = vec![(a, "empty"), (b, "empty"), (c, "peg")];
+        let mut got_after: Vec<_> = after.iter().map(|(p, d)| (*p, d.as_str())).collect();
+        expected_after.sort();
+        got_after.sort();
+        assert_eq!(got_after, expected_after, "{m}");
+        for (pos, d) in after {
+            board.insert(pos, d);
+        }
+        played.push(format!("{dir} {} {}", nat_text(a.0), nat_text(a.1)));
+    }
+    let pegs = board.values().filter(|d| *d == "peg").count();
+    assert_eq!(pegs, 1, "one peg is left");
+
+    // The last use swallows the final board.
+    assert!(
+        moves[13].instance.starts_with("jump z :- erase"),
+        "{}",
+        moves[13]
+    );
+    assert_eq!(moves[13].consumed.len(), 15);
+    assert!(moves[13].assumed.is_empty());
+
+    // The same game as the instrumented program's first answer.
+    let expected = [
+        "ne (s (s (s (s z)))) (s z)",
+        "w (s (s (s z))) (s (s (s z)))",
+        "se (s z) z",
+        "se (s z) (s z)",
+        "ne (s (s (s z))) z",
+        "sw z z",
+        "nw (s (s (s (s z)))) (s (s (s (s z))))",
+        "w (s (s (s (s z)))) (s (s (s z)))",
+        "sw (s (s z)) (s (s z))",
+        "e (s (s (s (s z)))) (s z)",
+        "se (s (s z)) z",
+        "w (s (s (s (s z)))) (s (s (s z)))",
+        "e (s (s (s (s z)))) z",
+    ];
+    assert_eq!(played, expected);
+    let mut s = session();
+    s.load_file(program("solitaire2.lolli")).unwrap();
+    let answer = proofs(&mut s, SOLITAIRE2_QUERY, 1).remove(0).0;
+    let bindings: Vec<String> = answer.iter().map(|(_, v)| v.clone()).collect();
+    assert_eq!(bindings, expected);
+    let names: Vec<String> = answer.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(names, (1..=13).map(|i| format!("J{i}")).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_moves_line_reads_instance_consumed_assumed() {
+    let mut s = session();
+    s.load_file(program("solitaire.lolli")).unwrap();
+    let ps = proofs(&mut s, "jump (s z)", 1);
+    let lines: Vec<String> = moves::moves(&ps[0].1, "jump/1")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        "jump (s z) :- b (s (s (s (s z)))) (s z) peg, b (s (s (s z))) (s z) peg, \
+         b (s (s z)) (s z) empty, (b (s (s (s (s z)))) (s z) empty, b (s (s (s z))) (s z) empty, \
+         b (s (s z)) (s z) peg) -o jump z  \
+         consumed: b (s (s (s (s z)))) (s z) peg, b (s (s (s z))) (s z) peg, b (s (s z)) (s z) empty  \
+         assumed: b (s (s (s (s z)))) (s z) empty, b (s (s (s z))) (s z) empty, b (s (s z)) (s z) peg"
+    );
+    assert!(moves::moves(&ps[0].1, "jump/2").is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Tampered proofs
+
+fn atoms(n: &Node) -> Vec<Vec<usize>> {
+    n.preorder()
+        .into_iter()
+        .filter(|(_, m)| m.rule == RuleName::Atom)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+#[test]
+fn a_resource_used_twice_is_rejected() {
+    let mut p = proofs_of("a -o a -o (a , a)").remove(0);
+    let paths = atoms(&p.root);
+    assert_eq!(paths, [vec![0, 0, 0], vec![0, 0, 1]]);
+    let first = p.root.at(&paths[0]).unwrap().clone();
+    // The second atom claims the resource the first one used.
+    let second = p.root.at_mut(&paths[1]).unwrap();
+    second.clause = first.clause.clone();
+    second.consumed = first.consumed.clone();
+    let e = p.check().unwrap_err();
+    assert_eq!(e.path, [0, 0, 1]);
+    assert!(matches!(e.problem, Problem::Unavailable { .. }));
+    assert_eq!(
+        e.to_string(),
+        "step 0.0.1 (atom `a`): the linear resource `a` is not available here: \
+         it was already used, or is hidden by {} or &"
+    );
+}
+
+#[test]
+fn a_dropped_resource_is_rejected() {
+    let mut p = proofs_of("a -o b -o c -o (erase , erase)").remove(0);
+    let erase = p
+        .root
+        .preorder()
+        .into_iter()
+        .find(|(_, n)| n.rule == RuleName::Erase && !n.consumed.is_empty())
+        .map(|(path, _)| path)
+        .unwrap();
+    let swallowed = &mut p.root.at_mut(&erase).unwrap().consumed;
+    assert_eq!(texts(swallowed), ["c", "b", "a"]);
+    swallowed.retain(|r| r.text != "b");
+    let e = p.check().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "step 0 (lolli `b -o c -o (erase, erase)`): the linear resource `b` is never used \
+         (nor swallowed by erase)"
+    );
+
+    // A program resource nobody uses is reported at the root.
+    let mut p = solitaire_proof();
+    let last_erase = p
+        .root
+        .preorder()
+        .into_iter()
+        .rfind(|(_, n)| n.rule == RuleName::Erase)
+        .map(|(path, _)| path)
+        .unwrap();
+    let swallowed = &mut p.root.at_mut(&last_erase).unwrap().consumed;
+    let dropped = swallowed
+        .iter()
+        .position(|r| r.text == "b z z empty")
+        .unwrap();
+    let entry = swallowed.remove(dropped).entry;
+    assert!(
+        p.program.iter().all(|r| r.entry != entry),
+        "assumed by a jump"
+    );
+    let e = p.check().unwrap_err();
+    assert!(matches!(e.problem, Problem::Unused { ref resource } if resource == "b z z empty"));
+    assert_eq!(e.rule, RuleName::Lolli);
+}
+
+#[test]
+fn a_wrong_clause_is_rejected() {
+    let mut p = solitaire_proof();
+    // The first jump is by the `ne` clause; claim it used another jump clause.
+    let used = p.root.clause.as_ref().unwrap().entry;
+    let jump_clauses: Vec<u32> = p
+        .program
+        .iter()
+        .filter(|r| r.text.starts_with("jump (s N) :- ") && r.entry != used)
+        .map(|r| r.entry)
+        .collect();
+    assert!(!jump_clauses.is_empty());
+    p.root.clause.as_mut().unwrap().entry = jump_clauses[0];
+    let e = p.check().unwrap_err();
+    assert_eq!(e.path, Vec::<usize>::new());
+    assert!(matches!(e.problem, Problem::NotAnInstance { .. }));
+    let text = e.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "step root (atom `{THIRTEEN}`): `jump (s (s (s (s (s (s (s (s (s (s (s (s (s z))))))))))))) :- b"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("is not an instance of the clause `jump (s N) :- "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_premise_for_the_wrong_goal_is_rejected() {
+    let mut p = proofs_of("a -o b -o (a , b)").remove(0);
+    let tensor = p.root.at_mut(&[0, 0]).unwrap();
+    tensor.children.swap(0, 1);
+    let e = p.check().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "step 0.0 (tensor `a, b`): premise 0 should prove `a` but proves `b`"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The command line
+
+fn lolli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_prints_and_checks_proofs() {
+    let (code, out, err) = lolli(&["--proof", "--check-proofs", "-e", "a -o b -o (a , b)"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "yes\nlolli a -o b -o (a, b)   assumed: a\n  lolli b -o (a, b)   assumed: b\n    \
+         tensor a, b\n      atom a   consumed: a\n      atom b   consumed: b\n"
+    );
+    let (code, out, _) = lolli(&["--proof=json", "--all", "-e", "a -o (a ; a)"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 2);
+    assert!(out
+        .lines()
+        .all(|l| l.starts_with("{\"answer\": {}, \"proof\": {\"rule\": \"lolli\"")));
+    // No answer: `no`, as without --proof.
+    let (code, out, _) = lolli(&["--proof=json", "-e", "a -o b"]);
+    assert_eq!((code, out.as_str()), (1, "no\n"));
+    let (code, out, _) = lolli(&["--proof=dot", "-e", "true"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "// yes\ndigraph proof1 {\n  node [shape=box, fontname=\"monospace\"];\n  n0 [label=\"one\"];\n}\n"
+    );
+}
+
+#[test]
+fn cli_moves_lists_the_jumps() {
+    let (code, out, err) = lolli(&[
+        "programs/solitaire.lolli",
+        "--check-proofs",
+        "--moves",
+        "jump",
+        "-e",
+        THIRTEEN,
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 15);
+    assert_eq!(lines[0], "yes");
+    assert!(lines[1].ends_with(
+        "consumed: b (s (s (s (s z)))) (s z) peg, b (s (s (s z))) (s z) peg, b (s (s z)) (s z) empty  \
+         assumed: b (s (s (s (s z)))) (s z) empty, b (s (s (s z))) (s z) empty, b (s (s z)) (s z) peg"
+    ));
+}
+
+#[test]
+fn an_erase_in_the_left_branch_of_with_lists_what_it_swallowed() {
+    let ps = check_all("a -o b -o (erase & (a , b))", 1);
+    let erase = ps[0].root.at(&[0, 0, 0]).unwrap();
+    assert_eq!(erase.rule, RuleName::Erase);
+    let mut swallowed = texts(&erase.consumed);
+    swallowed.sort();
+    assert_eq!(swallowed, ["a", "b"]);
+}

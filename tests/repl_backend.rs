@@ -1,0 +1,446 @@
+//! The top level's backend without a terminal: goals and commands in,
+//! outputs out.  Covers answers on demand, nested top levels and their
+//! resources, errors leaving the session intact, interrupts, the commands,
+//! and the plain (piped) front end's exact output.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use lolli::engine::{Host, Options};
+use lolli::repl::backend::SessionFactory;
+use lolli::repl::{piped, Answers, Backend, Next, Output, Reply};
+use lolli::Session;
+use pretty_assertions::assert_eq;
+
+/// A host whose output the test can read.
+struct SharedHost(Rc<RefCell<String>>);
+
+impl Host for SharedHost {
+    fn write(&mut self, text: &str) {
+        self.0.borrow_mut().push_str(text);
+    }
+    fn read_line(&mut self) -> Option<String> {
+        None
+    }
+}
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("programs")
+}
+
+fn factory(written: Rc<RefCell<String>>, dirs: Vec<PathBuf>) -> SessionFactory {
+    Box::new(move || {
+        let options = Options {
+            search_path: dirs.clone(),
+            ..Options::default()
+        };
+        Session::with_options(options, Box::new(SharedHost(written.clone())))
+    })
+}
+
+fn backend(files: &[PathBuf], answers: Answers) -> (Backend, Rc<RefCell<String>>) {
+    let written = Rc::new(RefCell::new(String::new()));
+    let b = Backend::new(factory(written.clone(), vec![programs()]), files, answers)
+        .unwrap_or_else(|e| panic!("load failed:\n{e}"));
+    (b, written)
+}
+
+fn solitaire2() -> PathBuf {
+    programs().join("solitaire2.lolli")
+}
+
+fn answer(s: &str) -> Output {
+    Output::Answer(s.to_string())
+}
+
+fn reply(outputs: Vec<Output>, next: Next) -> Reply {
+    Reply { outputs, next }
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("lolli-repl-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const TWO_JUMPS: &str = "jump (j J1 (j J2 f)).";
+const FIRST: &str = "J1 = ne (s (s (s (s z)))) (s z), J2 = sw (s z) (s z)";
+const SECOND: &str = "J1 = ne (s (s (s (s z)))) (s z), J2 = w (s (s (s z))) (s (s (s z)))";
+
+#[test]
+fn answers_come_one_at_a_time_on_demand() {
+    let (mut b, _) = backend(&[solitaire2()], Answers::Ask);
+    assert_eq!(b.input(TWO_JUMPS), reply(vec![answer(FIRST)], Next::More));
+    assert_eq!(b.more(true), reply(vec![answer(SECOND)], Next::More));
+    assert_eq!(b.more(false), reply(vec![], Next::Goal));
+    // The query was undone: the same goal starts again from the first answer.
+    assert_eq!(b.input(TWO_JUMPS), reply(vec![answer(FIRST)], Next::More));
+    // A new goal while an answer waits abandons the old query.
+    assert_eq!(b.input("jump f."), reply(vec![answer("yes")], Next::Goal));
+    assert_eq!(
+        b.input("jump (j (e z z) f)."),
+        reply(vec![Output::No], Next::Goal)
+    );
+    assert_eq!(
+        b.input("(X = 1 ; X = 2), erase."),
+        reply(vec![answer("X = 1")], Next::More)
+    );
+    assert_eq!(b.more(true), reply(vec![answer("X = 2")], Next::More));
+    assert_eq!(b.more(true), reply(vec![Output::No], Next::Goal));
+    assert_eq!(b.depth(), 0);
+}
+
+#[test]
+fn other_answer_policies() {
+    let (mut b, _) = backend(&[solitaire2()], Answers::Take(2));
+    assert_eq!(
+        b.input(TWO_JUMPS),
+        reply(vec![answer(FIRST), answer(SECOND)], Next::Goal)
+    );
+    b.set_answers(Answers::Count);
+    assert_eq!(
+        b.input("(X = 1 ; X = 2 ; X = 3), erase."),
+        reply(vec![Output::Count(3)], Next::Goal)
+    );
+    b.set_answers(Answers::Take(1));
+    assert_eq!(b.input("fail."), reply(vec![Output::No], Next::Goal));
+}
+
+#[test]
+fn nested_top_levels_restore_their_resources_for_every_query() {
+    let (mut b, _) = backend(&[], Answers::Ask);
+    assert_eq!(b.prompt(), "?- ");
+    assert_eq!(b.input("jump f."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input("solitaire2 --o top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!((b.depth(), b.prompt().as_str()), (1, "[1] ?- "));
+    // Each query must use up the module's pegs; they are back for the next one.
+    assert_eq!(b.input(TWO_JUMPS), reply(vec![answer(FIRST)], Next::More));
+    assert_eq!(b.more(false), reply(vec![], Next::Goal));
+    assert_eq!(b.input(TWO_JUMPS), reply(vec![answer(FIRST)], Next::More));
+    assert_eq!(b.input("b z z peg."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input("b z z peg, erase."),
+        reply(vec![answer("yes")], Next::Goal)
+    );
+    // A second level, then `popall` back to the outermost.
+    assert_eq!(b.input("top."), reply(vec![Output::Opened(2)], Next::Goal));
+    assert_eq!(b.prompt(), "[2] ?- ");
+    assert_eq!(
+        b.input("popall."),
+        reply(vec![Output::Closed(0)], Next::Goal)
+    );
+    assert_eq!(b.input("jump f."), reply(vec![Output::No], Next::Goal));
+    // `load M` is `M --o top`; `pop` and Ctrl-D close one level.
+    assert_eq!(
+        b.input("load solitaire2."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!(b.input("top."), reply(vec![Output::Opened(2)], Next::Goal));
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(1)], Next::Goal));
+    assert_eq!(b.input("jump f."), reply(vec![answer("yes")], Next::Goal));
+    assert_eq!(b.eof(), reply(vec![Output::Closed(0)], Next::Goal));
+    assert_eq!(b.input("pop."), reply(vec![Output::Outermost], Next::Goal));
+    assert_eq!(b.eof(), reply(vec![], Next::Quit));
+}
+
+#[test]
+fn a_level_opened_after_backtracking_keeps_its_bindings() {
+    let (mut b, _) = backend(&[], Answers::Ask);
+    assert_eq!(
+        b.input("X = 1 ; X = 2, top."),
+        reply(vec![answer("X = 1")], Next::More)
+    );
+    assert_eq!(b.more(true), reply(vec![Output::Opened(1)], Next::Goal));
+    assert_eq!(b.input("bye."), reply(vec![], Next::Quit));
+    assert_eq!(b.depth(), 0);
+}
+
+#[test]
+fn context_marks_the_resources_still_available() {
+    let dir = TempDir::new("context");
+    let f = dir.file(
+        "res.lolli",
+        "LINEAR r1.\nLINEAR r2. % the second\nkeep :- r1.\n",
+    );
+    let (mut b, _) = backend(&[f], Answers::Ask);
+    assert_eq!(
+        b.input("r1, top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    let Reply { outputs, .. } = b.input(":context");
+    assert_eq!(
+        outputs,
+        vec![Output::Text(
+            "unbounded clauses (8), tried newest first:\n    \
+             keep :- r1.\n    \
+             length L N :- length_from L 0 N.\n    \
+             length_from nil N N.\n    \
+             length_from (_ :: T) K N :- (var N -> true | K < N), K1 is K + 1, length_from T K1 N.\n    \
+             append nil L L.\n    \
+             append (X :: A) B (X :: C) :- append A B C.\n    \
+             member X (X :: _).\n    \
+             member X (_ :: L) :- member X L.\n\
+             linear resources (1 of 2 still available, marked *):\n    \
+             r1.\n  \
+             * r2.\n"
+                .to_string()
+        )]
+    );
+    // The nested query must use r2, and only r2.
+    assert_eq!(b.input("keep."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(b.input("r2."), reply(vec![answer("yes")], Next::Goal));
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(0)], Next::Goal));
+    let Reply { outputs, .. } = b.input(":ctx");
+    let Output::Text(t) = &outputs[0] else {
+        panic!("{outputs:?}")
+    };
+    assert!(t.contains("(2 of 2 still available"), "{t}");
+}
+
+#[test]
+fn errors_leave_the_session_as_it_was() {
+    let (mut b, written) = backend(&[], Answers::Ask);
+    assert_eq!(
+        b.input("solitaire2 --o top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    let Reply { outputs, next } = b.input("jump (j J1.");
+    assert_eq!(next, Next::Goal);
+    assert_eq!(
+        outputs,
+        vec![Output::Error(
+            "error[E001]: syntax error: unbalanced parenthesis: this `(` is never closed\n  \
+             ┌─ <goal>:1:6\n  │\n1 │ jump (j J1.\n  │      ^\n  │\n  = expected `)`\n\n"
+                .to_string()
+        )]
+    );
+    let Reply { outputs, .. } = b.input("write before, nl, X.");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("an unbound variable was called as a goal")),
+        "{outputs:?}"
+    );
+    assert_eq!(written.borrow().as_str(), "before\n");
+    assert_eq!(b.depth(), 1);
+    assert_eq!(b.input(TWO_JUMPS), reply(vec![answer(FIRST)], Next::More));
+    let Reply { outputs, .. } = b.input("nosuchmodule --o top.");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("module `nosuchmodule` not found")),
+        "{outputs:?}"
+    );
+    assert_eq!(b.depth(), 1);
+}
+
+#[test]
+fn an_interrupt_stops_the_running_query_only() {
+    let dir = TempDir::new("interrupt");
+    let f = dir.file("loop.lolli", "loop :- loop.\nok.\n");
+    let (mut b, _) = backend(&[f], Answers::Ask);
+    let flag = b.interrupt_flag();
+    let done = Arc::new(AtomicBool::new(false));
+    let pressing = {
+        let (flag, done) = (flag.clone(), done.clone());
+        // Keeps "pressing Ctrl-C" until the query has stopped.
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                flag.store(true, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    let Reply { outputs, next } = b.input("loop.");
+    done.store(true, Ordering::Relaxed);
+    pressing.join().unwrap();
+    assert_eq!(next, Next::Goal);
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.starts_with("error") && e.contains("interrupted")),
+        "{outputs:?}"
+    );
+    flag.store(true, Ordering::Relaxed); // a stale Ctrl-C does not stop the next query
+    assert_eq!(b.input("ok."), reply(vec![answer("yes")], Next::Goal));
+}
+
+#[test]
+fn load_and_reload_keep_the_nesting() {
+    let dir = TempDir::new("reload");
+    let f = dir.file("colour.lolli", "colour red.\n");
+    let (mut b, _) = backend(&[], Answers::Ask);
+    let load = format!(":load {}", f.display());
+    assert_eq!(
+        b.input(&load),
+        reply(
+            vec![Output::Text(format!("loaded {}\n", f.display()))],
+            Next::Goal
+        )
+    );
+    let Reply { outputs, .. } = b.input(&load);
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("already loaded")),
+        "{outputs:?}"
+    );
+    assert_eq!(
+        b.input("colour C."),
+        reply(vec![answer("C = red")], Next::More)
+    );
+    assert_eq!(b.input("top."), reply(vec![Output::Opened(1)], Next::Goal));
+    std::fs::write(&f, "colour blue.\n").unwrap();
+    assert_eq!(
+        b.input(":reload"),
+        reply(
+            vec![Output::Text(
+                "reloaded 1 file, 1 nested level reopened\n".into()
+            )],
+            Next::Goal
+        )
+    );
+    assert_eq!(b.depth(), 1);
+    assert_eq!(
+        b.input("colour C."),
+        reply(vec![answer("C = blue")], Next::More)
+    );
+    assert_eq!(
+        b.input(":load /no/such/file.lolli"),
+        reply(
+            vec![Output::Error(
+                "error[E002]: cannot find the program file `/no/such/file.lolli`\n \
+                 = looked in the directory `/no/such`\n\n"
+                    .into()
+            )],
+            Next::Goal
+        )
+    );
+}
+
+#[test]
+fn commands_answer_in_words() {
+    let (mut b, _) = backend(&[solitaire2()], Answers::Ask);
+    let Reply { outputs, .. } = b.input(":help");
+    let [Output::Text(help)] = &outputs[..] else {
+        panic!("{outputs:?}")
+    };
+    assert!(help.contains(":load FILE"), "{help}");
+    assert!(
+        help.contains("erase        ⊤  succeed, using up whatever is left of R"),
+        "{help}"
+    );
+    assert_eq!(
+        b.input(":time on"),
+        reply(vec![Output::Text("timing on\n".into())], Next::Goal)
+    );
+    let Reply { outputs, .. } = b.input("jump f.");
+    assert_eq!(outputs[0], answer("yes"));
+    assert!(
+        matches!(&outputs[1], Output::Text(t) if t.starts_with("% 1 inferences in ") && t.ends_with(" s\n")),
+        "{outputs:?}"
+    );
+    b.input(":time off");
+    assert_eq!(b.input("jump f."), reply(vec![answer("yes")], Next::Goal));
+    let Reply { outputs, .. } = b.input(":stats");
+    let [Output::Text(stats)] = &outputs[..] else {
+        panic!("{outputs:?}")
+    };
+    assert!(stats.starts_with("queries run:       2\n"), "{stats}");
+    assert!(
+        stats.contains("context entries:   29 (14 unbounded, 15 linear)\n"),
+        "{stats}"
+    );
+    let Reply { outputs, .. } = b.input(":nope");
+    assert_eq!(
+        outputs,
+        vec![Output::Error(
+            "error: unknown command `:nope`\n  `:help` lists the commands\n".into()
+        )]
+    );
+    assert_eq!(b.input(":quit"), reply(vec![], Next::Quit));
+}
+
+#[test]
+fn completion_knows_predicates_builtins_and_modules() {
+    let (b, _) = backend(&[solitaire2()], Answers::Ask);
+    let words = b.completion_words();
+    for w in ["jump", "b", "write", "solitaire", "solitaire2"] {
+        assert!(words.iter().any(|x| x == w), "{w} missing from {words:?}");
+    }
+}
+
+#[test]
+fn piped_mode_prints_like_eval() {
+    let (mut b, written) = backend(&[solitaire2()], Answers::Take(1));
+    let script = "jump (j J1\n  (j J2 f)).\n\n% a comment line\njump (j (e z z) f).\n\
+                  solitaire2 --o top.\nwrite hello, nl, erase.\n:time off\npop.\njump f";
+    let mut lines = script.split_inclusive('\n').map(String::from);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = piped::run(&mut b, &mut || lines.next(), &mut out, &mut err, 0);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!("{FIRST}\nno\nyes\ntiming off\nyes\n")
+    );
+    assert_eq!(written.borrow().as_str(), "hello\n");
+    assert_eq!(String::from_utf8(err).unwrap(), "");
+    assert_eq!(status, 0);
+
+    // The first error stops the script with status 2.
+    let mut lines = ["fail.\n", "jump (.\n", "jump f.\n"]
+        .into_iter()
+        .map(String::from);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = piped::run(&mut b, &mut || lines.next(), &mut out, &mut err, 0);
+    assert_eq!(
+        (String::from_utf8(out).unwrap().as_str(), status),
+        ("no\n", 2)
+    );
+    assert!(String::from_utf8(err).unwrap().starts_with("error[E001]"));
+}
+
+#[test]
+fn trace_shows_calls_resources_and_backtracking() {
+    let (mut b, _) = backend(&[], Answers::Take(1));
+    assert_eq!(
+        b.input(":trace on"),
+        reply(vec![Output::Text("trace on\n".into())], Next::Goal)
+    );
+    let r = b.input("(p a , q) -o (p b ; p a , q).");
+    assert_eq!(
+        r,
+        reply(
+            vec![
+                Output::Text(
+                    "assume p a, q linearly for p b ; p a, q\n\
+                     call p b\n\
+                     fail p b\n\
+                     call p a\n  \
+                       by consuming p a\n\
+                     call q\n  \
+                       by consuming q\n"
+                        .into()
+                ),
+                answer("yes"),
+            ],
+            Next::Goal
+        )
+    );
+    b.input(":trace off");
+    assert_eq!(b.input("a -o a."), reply(vec![answer("yes")], Next::Goal));
+}

@@ -1,0 +1,242 @@
+//! The real binary at a pseudo-terminal: line editing, answers on demand,
+//! nested top levels, Ctrl-C during a query, Ctrl-D, history; and the same
+//! binary with a pipe for stdin.
+//!
+//! Expectations wait generously (the machine may be busy) and match output
+//! the terminal does not echo back: the line editor echoes what is typed
+//! (and redraws it with cursor moves such as `ESC[42C`), so every
+//! expectation is text only the interpreter prints.  Input is sent only once
+//! the editor shows its next prompt: keys typed while a query runs reach the
+//! terminal in its cooked mode, which changes what some of them mean.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use expectrl::process::unix::WaitStatus;
+use expectrl::{ControlCode, Eof, Expect, Session};
+use pretty_assertions::assert_eq;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("lolli-pty-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn spawn(args: &[&str], history: &Path) -> expectrl::session::OsSession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
+    cmd.args(args)
+        .current_dir(root())
+        .env("LOLLI_HISTORY", history)
+        .env("TERM", "xterm")
+        .env_remove("LOLLI_PATH");
+    let mut s = Session::spawn(cmd).expect("spawn lolli on a pseudo-terminal");
+    s.set_expect_timeout(Some(Duration::from_secs(60)));
+    s
+}
+
+#[test]
+fn a_session_at_the_terminal() {
+    let dir = TempDir::new("session");
+    let history = dir.0.join("history");
+    let looping = dir.0.join("loop.lolli");
+    std::fs::write(&looping, "loop :- loop.\n").unwrap();
+    let mut p = spawn(&["-I", "programs", "programs/solitaire.lolli"], &history);
+    p.expect("`:help` for help").unwrap();
+    p.expect("?- ").unwrap();
+
+    // Two answers with `;`, then Enter stops.
+    p.send_line("jump N.").unwrap();
+    p.expect("N = s (s (s (s (s (s (s (s (s (s z)))))))))")
+        .unwrap();
+    p.expect("more? ").unwrap();
+    p.send(";").unwrap();
+    p.expect("N = s (s (s (s (s (s (s (s (s z))))))))").unwrap();
+    p.expect("more? ").unwrap();
+    p.send("\r").unwrap();
+    p.expect("?- ").unwrap();
+
+    // A goal over two lines.
+    p.send("jump\r").unwrap();
+    p.expect("(the goal goes on until a `.`)").unwrap();
+    p.send("(s z).\r").unwrap();
+    p.expect("yes").unwrap();
+    p.expect("?- ").unwrap();
+
+    // Tab completes a command.
+    p.send(":hel\t\r").unwrap();
+    p.expect("Commands (aliases in brackets)").unwrap();
+    p.expect("?- ").unwrap();
+
+    // A nested top level; its pegs are there for each query; pop returns.
+    p.send_line("solitaire2 --o top.").unwrap();
+    p.expect("[nested top level 1").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("jump (j J1 (j J2 f)).").unwrap();
+    p.expect("J1 = ne (s (s (s (s z)))) (s z), J2 = sw (s (s z)) (s z)")
+        .unwrap();
+    p.expect("more? ").unwrap();
+    p.send("\r").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("pop.").unwrap();
+    p.expect("[back at the outermost top level]").unwrap();
+    p.expect("?- ").unwrap();
+
+    // Ctrl-C interrupts a running query; the session goes on.
+    p.send_line(format!(":load {}", looping.display())).unwrap();
+    p.expect("loaded ").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("X is 1234 * 5, write X, nl, loop.").unwrap();
+    p.expect("6170\r\n").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("interrupted").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("jump (s (s z)).").unwrap();
+    p.expect("yes").unwrap();
+    p.expect("?- ").unwrap();
+
+    // Ctrl-C at the prompt clears the line.
+    // (The editor drops keys typed ahead of a Ctrl-C: wait for the new line.)
+    p.send("jump (s (s (s").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("\r\n").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("jump z.").unwrap();
+    p.expect("yes").unwrap();
+    p.expect("?- ").unwrap();
+
+    // Ctrl-D at the outermost level leaves.
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    assert!(matches!(
+        p.get_process().wait(),
+        Ok(WaitStatus::Exited(_, 0))
+    ));
+
+    let saved = std::fs::read_to_string(&history).unwrap();
+    for line in ["jump N.", "solitaire2 --o top.", "pop.", "jump z."] {
+        assert!(
+            saved.lines().any(|l| l == line),
+            "{line:?} not in {saved:?}"
+        );
+    }
+}
+
+#[test]
+fn ctrl_d_pops_a_nested_level_and_bye_leaves() {
+    let dir = TempDir::new("pop");
+    let history = dir.0.join("history");
+    let mut p = spawn(&["-I", "programs"], &history);
+    p.expect("?- ").unwrap();
+    p.send_line("load solitaire2.").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("top.").unwrap();
+    p.expect("[2] ?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect("[back at top level 1]").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("jump f.").unwrap();
+    p.expect("yes").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("bye.").unwrap();
+    p.expect(Eof).unwrap();
+    assert!(matches!(
+        p.get_process().wait(),
+        Ok(WaitStatus::Exited(_, 0))
+    ));
+}
+
+/// Run the binary with `input` piped to stdin; (stdout, stderr, status).
+fn piped(args: &[&str], input: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("LOLLI_PATH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn piped_goals_print_like_eval() {
+    let script = "\
+jump (j J1 (j J2 f)).
+jump (j (e z z)
+      f).
+% comments and blank lines are skipped
+
+solitaire2 --o top.
+jump (j J1 f), erase.
+write hello, nl, erase.
+pop.
+fail.
+:time off
+bye.
+jump f.
+";
+    let (out, err, status) = piped(&["-I", "programs", "programs/solitaire2.lolli"], script);
+    assert_eq!(
+        out,
+        "J1 = ne (s (s (s (s z)))) (s z), J2 = sw (s z) (s z)\n\
+         no\n\
+         J1 = ne (s (s (s (s z)))) (s z)\n\
+         hello\n\
+         yes\n\
+         no\n\
+         timing off\n"
+    );
+    assert_eq!((err.as_str(), status), ("", 0));
+}
+
+#[test]
+fn piped_errors_stop_with_status_2() {
+    let (out, err, status) = piped(&[], "X = 1, write X, nl.\nfoo (.\nX = 2.\n");
+    assert_eq!(out, "1\nX = 1\n");
+    assert_eq!(
+        err,
+        "error[E001]: syntax error: unbalanced parenthesis: this `(` is never closed\n  \
+         ┌─ <goal>:1:5\n  │\n1 │ foo (.\n  │     ^\n  │\n  = expected a term\n\n"
+    );
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn eval_goals_that_open_a_top_level_read_stdin() {
+    let (out, err, status) = piped(
+        &["-I", "programs", "-e", "solitaire2 --o top", "-e", "X = 3"],
+        "jump (j J1 f), erase.\npop.\n",
+    );
+    assert_eq!(out, "J1 = ne (s (s (s (s z)))) (s z)\nX = 3\n");
+    assert_eq!((err.as_str(), status), ("", 0));
+}

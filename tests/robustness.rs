@@ -1,0 +1,358 @@
+//! A bounded fuzz test: random programs and goals made from the grammar,
+//! and byte mutations of the files in `programs/`, are loaded and queried.
+//! Whatever the input, the interpreter must not panic, must either load the
+//! program or report at least one rendered diagnostic, and must stop every
+//! query (a deadline, as `--timeout` sets, bounds each one).
+//!
+//! The random source is a seeded xorshift generator written here (no
+//! dependency, and every run tries the same inputs, so a failure can be
+//! replayed).  `cargo fuzz run load` (see `fuzz/`) explores much longer.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use lolli::diagnostics::Severity;
+use lolli::engine::{Host, Options};
+use lolli::Session;
+
+/// xorshift64*: small, fast, good enough to pick grammar productions.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Output goes nowhere; input is empty.
+struct Discard;
+
+impl Host for Discard {
+    fn write(&mut self, _text: &str) {}
+    fn read_line(&mut self) -> Option<String> {
+        None
+    }
+}
+
+// Names that cannot touch the file system or the process (no `cd`,
+// `telling`, `seeing`, `system`).
+const NAMES: &[&str] = &[
+    "p",
+    "q",
+    "r",
+    "a",
+    "b",
+    "nil",
+    "s",
+    "z",
+    "true",
+    "erase",
+    "fail",
+    "write",
+    "nl",
+    "var",
+    "nonvar",
+    "explode",
+    "generalize",
+    "timing",
+    "top",
+    "pop",
+    "popall",
+    "abort",
+    "bye",
+    "load",
+    "lists",
+    "'quoted name'",
+    "write_clause",
+    "read",
+];
+const VARS: &[&str] = &["X", "Y", "Z", "_", "_Tail", "Acc"];
+const INTS: &[&str] = &["0", "1", "42", "9223372036854775807", "-1", "7"];
+const OPS: &[&str] = &[
+    ",", "&", ";", "-o", "=>", ":-", "<=", "--o", "=", "is", "+", "-", "*", "/", "<", ">", "=<",
+    ">=", "=:=", "=\\=", "::", "-->",
+];
+const TOKENS: &[&str] = &[
+    "(", ")", "{", "}", ".", "\\", "|", "->", "forall", "exists", "MODULE", "LINEAR", "LOCAL",
+    "MEMO", "%", "\"str\"", "'", "\"", "/*", "*/", "$",
+];
+
+fn term(rng: &mut Rng, depth: usize, out: &mut String) {
+    let leaf = depth == 0 || rng.chance(30);
+    if leaf {
+        match rng.below(4) {
+            0 => out.push_str(rng.pick(VARS)),
+            1 => out.push_str(rng.pick(INTS)),
+            2 => out.push_str("\"text\""),
+            _ => out.push_str(rng.pick(NAMES)),
+        }
+        return;
+    }
+    match rng.below(7) {
+        0 | 1 => {
+            out.push_str(rng.pick(NAMES));
+            for _ in 0..1 + rng.below(3) {
+                out.push(' ');
+                term(rng, 0, out);
+            }
+        }
+        2 | 3 => {
+            out.push('(');
+            term(rng, depth - 1, out);
+            out.push(' ');
+            out.push_str(rng.pick(OPS));
+            out.push(' ');
+            term(rng, depth - 1, out);
+            out.push(')');
+        }
+        4 => {
+            out.push('{');
+            term(rng, depth - 1, out);
+            out.push('}');
+        }
+        5 => {
+            out.push_str(if rng.chance(50) { "forall " } else { "exists " });
+            out.push_str(rng.pick(VARS));
+            out.push_str(" \\ ");
+            term(rng, depth - 1, out);
+        }
+        _ => {
+            out.push('(');
+            term(rng, depth - 1, out);
+            out.push_str(" -> ");
+            term(rng, depth - 1, out);
+            out.push_str(" | ");
+            term(rng, depth - 1, out);
+            out.push(')');
+        }
+    }
+}
+
+/// A clause head: a user predicate with a few arguments.
+fn head(rng: &mut Rng, out: &mut String) {
+    out.push_str(rng.pick(&["p", "q", "r", "a", "b"]));
+    for _ in 0..rng.below(3) {
+        out.push(' ');
+        term(rng, 1, out);
+    }
+}
+
+/// A program made from the grammar, with now and then a token out of place.
+fn program(rng: &mut Rng) -> String {
+    let mut out = String::new();
+    for _ in 0..1 + rng.below(6) {
+        match rng.below(12) {
+            0 => out.push_str("MODULE fuzz X"),
+            1 => out.push_str("LOCAL a hidden"),
+            2 => out.push_str("MEMO p"),
+            3 | 4 => {
+                out.push_str("LINEAR ");
+                head(rng, &mut out);
+            }
+            5 | 6 => head(rng, &mut out),
+            7..=9 => {
+                head(rng, &mut out);
+                out.push_str(" :- ");
+                term(rng, 4, &mut out);
+            }
+            _ => term(rng, 4, &mut out),
+        }
+        if rng.chance(10) {
+            out.push(' ');
+            out.push_str(rng.pick(TOKENS));
+        }
+        out.push_str(".\n");
+    }
+    out
+}
+
+fn goal(rng: &mut Rng) -> String {
+    let mut g = String::new();
+    term(rng, 3, &mut g);
+    g
+}
+
+/// A byte mutation of `text`: flips, deletions, repeats, insertions, cuts.
+fn mutate(rng: &mut Rng, text: &[u8]) -> Vec<u8> {
+    let mut b = text.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(b.len() + 1);
+        match rng.below(5) {
+            0 if at < b.len() => {
+                const BYTES: &[u8] = b"().,:-o&;{}\\\"'%|=<>_ Xa1\n\xff";
+                b[at] = BYTES[rng.below(BYTES.len())];
+            }
+            1 => {
+                let end = (at + 1 + rng.below(12)).min(b.len());
+                b.drain(at.min(end)..end);
+            }
+            2 => {
+                let end = (at + 1 + rng.below(40)).min(b.len());
+                let piece: Vec<u8> = b[at.min(end)..end].to_vec();
+                b.splice(at.min(end)..at.min(end), piece);
+            }
+            3 => {
+                let t = if rng.chance(50) {
+                    rng.pick(TOKENS)
+                } else {
+                    rng.pick(OPS)
+                };
+                b.splice(at..at, t.bytes());
+            }
+            _ => b.truncate(at),
+        }
+    }
+    b
+}
+
+/// What the inputs did, so that a test can show it was not vacuous.
+#[derive(Default, Debug)]
+struct Tally {
+    loaded: usize,
+    rejected: usize,
+    answered: usize,
+}
+
+/// Load and query; panics (caught by the caller) are the failures sought.
+fn exercise(text: &str, goals: &[String], tally: &mut Tally) {
+    let options = Options {
+        search_path: vec!["tests/diagnostics/modules".into()],
+        ..Options::default()
+    };
+    let mut s = Session::with_options(options, Box::new(Discard));
+    match s.load_str("fuzz.lolli", text) {
+        Ok(()) => {
+            tally.loaded += 1;
+            let w = s.take_warnings();
+            let shown = s.render_warnings(&w, Severity::Warning);
+            assert_eq!(w.is_empty(), shown.is_empty(), "every warning is shown");
+        }
+        Err(errors) => {
+            tally.rejected += 1;
+            assert!(!errors.is_empty(), "a failed load names its errors");
+            let shown = s.render(&errors);
+            assert!(shown.contains("error["), "errors are rendered: {shown}");
+        }
+    }
+    for g in goals {
+        s.machine.options.deadline = Some(Instant::now() + Duration::from_millis(20));
+        let prepared = match s.prepare(g) {
+            Ok(p) => p,
+            Err(e) => {
+                assert!(s.render(&[e]).contains("error["));
+                continue;
+            }
+        };
+        let mut q = s.start(prepared);
+        for _ in 0..3 {
+            match q.next_answer() {
+                Ok(Some(a)) => {
+                    tally.answered += 1;
+                    let _ = a.to_string();
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let shown = q.session().render(&[e]);
+                    assert!(shown.contains("error["), "runtime errors are rendered");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn check(text: &str, goals: &[String], tally: &mut Tally) {
+    let r = catch_unwind(AssertUnwindSafe(|| exercise(text, goals, tally)));
+    assert!(r.is_ok(), "panic on program:\n{text}\nwith goals {goals:?}");
+}
+
+#[test]
+fn random_programs_from_the_grammar_never_crash() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut tally = Tally::default();
+    for _ in 0..600 {
+        let p = program(&mut rng);
+        let goals = vec![goal(&mut rng), goal(&mut rng)];
+        check(&p, &goals, &mut tally);
+    }
+    // Both paths were taken many times.
+    assert!(
+        tally.loaded >= 40 && tally.rejected >= 40 && tally.answered >= 15,
+        "{tally:?}"
+    );
+}
+
+#[test]
+fn mutated_example_programs_never_crash() {
+    let mut files: Vec<_> = std::fs::read_dir("programs")
+        .expect("programs/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lolli" || e == "ll"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut tally = Tally::default();
+    for f in files {
+        let original = std::fs::read(&f).expect("readable program");
+        for _ in 0..60 {
+            let bytes = mutate(&mut rng, &original);
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            // Programs that reach outside (files, directories, the shell)
+            // are only loaded, never run.
+            let outside = ["telling", "seeing", "system", "cd "]
+                .iter()
+                .any(|w| text.contains(w));
+            let goals = if outside {
+                Vec::new()
+            } else {
+                // Call a name of the program with a few open arguments.
+                let mut names: Vec<&str> = text
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .filter(|w| w.starts_with(|c: char| c.is_ascii_lowercase()))
+                    .collect();
+                names.push("p");
+                let mut g = rng.pick(&names).to_string();
+                for _ in 0..rng.below(3) {
+                    g.push_str(" _");
+                }
+                vec![g, goal(&mut rng)]
+            };
+            check(&text, &goals, &mut tally);
+        }
+    }
+    assert!(tally.loaded >= 10 && tally.rejected >= 10, "{tally:?}");
+}
+
+#[test]
+fn a_long_conjunction_loads_and_runs_in_the_binary() {
+    // The binary runs the interpreter on a thread with a large stack, so the
+    // syntax tree of a 50,000-goal clause can be compiled and dropped.
+    let dir = std::env::temp_dir().join(format!("lolli-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("long.lolli");
+    let body = vec!["q"; 50_000].join(", ");
+    std::fs::write(&file, format!("p :- {body}.\nq.\n")).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .arg(&file)
+        .args(["-e", "p"])
+        .output()
+        .expect("run lolli");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "yes\n");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -1,0 +1,306 @@
+//! The reference program of seed 004: Pfenning's triangle peg solitaire.
+//! `programs/solitaire.lolli` proves that 13 jumps can be made;
+//! `programs/solitaire2.lolli` returns them.  The jumps it returns first are
+//! the ones the seed printed, and a board model written here in Rust checks
+//! that they are legal and leave one peg, and counts short jump sequences
+//! independently of the interpreter.
+
+mod common;
+
+use common::{crate_root, lolli, ok, session};
+use pretty_assertions::assert_eq;
+
+// ------------------------------------------------------------ board model
+
+/// The six jump directions, named as in the program, as (row, column) steps.
+const DIRECTIONS: [(&str, i32, i32); 6] = [
+    ("sw", 1, 0),
+    ("se", 1, 1),
+    ("e", 0, 1),
+    ("ne", -1, 0),
+    ("nw", -1, -1),
+    ("w", 0, -1),
+];
+
+/// A triangle board of 15 holes, row x in 0..5, column y in 0..=x.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Board {
+    peg: [[bool; 5]; 5],
+}
+
+/// A jump: the direction's name and the hole the jumping peg starts from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Jump {
+    dir: &'static str,
+    x: i32,
+    y: i32,
+}
+
+impl Board {
+    /// The seed's starting position: every hole full except row 2, column 1.
+    fn start() -> Board {
+        let mut peg = [[false; 5]; 5];
+        for (x, row) in peg.iter_mut().enumerate() {
+            for cell in row.iter_mut().take(x + 1) {
+                *cell = true;
+            }
+        }
+        peg[2][1] = false;
+        Board { peg }
+    }
+
+    fn on_board(x: i32, y: i32) -> bool {
+        (0..5).contains(&x) && (0..=x).contains(&y)
+    }
+
+    fn at(&self, x: i32, y: i32) -> bool {
+        self.peg[x as usize][y as usize]
+    }
+
+    fn set(&mut self, x: i32, y: i32, v: bool) {
+        self.peg[x as usize][y as usize] = v;
+    }
+
+    fn steps(dir: &str) -> (i32, i32) {
+        DIRECTIONS
+            .iter()
+            .find(|d| d.0 == dir)
+            .map(|d| (d.1, d.2))
+            .unwrap_or_else(|| panic!("unknown direction {dir}"))
+    }
+
+    /// Whether the jump is legal here: a peg jumps over a peg into a hole.
+    fn legal(&self, j: Jump) -> bool {
+        let (dx, dy) = Board::steps(j.dir);
+        let (mx, my, tx, ty) = (j.x + dx, j.y + dy, j.x + 2 * dx, j.y + 2 * dy);
+        Board::on_board(j.x, j.y)
+            && Board::on_board(tx, ty)
+            && self.at(j.x, j.y)
+            && self.at(mx, my)
+            && !self.at(tx, ty)
+    }
+
+    fn play(&mut self, j: Jump) {
+        let (dx, dy) = Board::steps(j.dir);
+        self.set(j.x, j.y, false);
+        self.set(j.x + dx, j.y + dy, false);
+        self.set(j.x + 2 * dx, j.y + 2 * dy, true);
+    }
+
+    fn moves(&self) -> Vec<Jump> {
+        let mut out = Vec::new();
+        for x in 0..5 {
+            for y in 0..=x {
+                for (dir, _, _) in DIRECTIONS {
+                    let j = Jump { dir, x, y };
+                    if self.legal(j) {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn pegs(&self) -> usize {
+        self.peg.iter().flatten().filter(|p| **p).count()
+    }
+
+    /// The number of sequences of `n` legal jumps from here.
+    fn sequences(&self, n: usize) -> usize {
+        if n == 0 {
+            return 1;
+        }
+        self.moves()
+            .into_iter()
+            .map(|j| {
+                let mut next = self.clone();
+                next.play(j);
+                next.sequences(n - 1)
+            })
+            .sum()
+    }
+}
+
+/// `s (s z)` in Lolli notation.
+fn nat(n: usize) -> String {
+    let mut t = "z".to_string();
+    for _ in 0..n {
+        t = if t == "z" {
+            "s z".to_string()
+        } else {
+            format!("s ({t})")
+        };
+    }
+    t
+}
+
+/// A number as an argument: parenthesized unless it is `z`.
+fn nat_arg(n: usize) -> String {
+    if n == 0 {
+        "z".to_string()
+    } else {
+        format!("({})", nat(n))
+    }
+}
+
+/// Reads a natural number argument (`z` or `(s ...)`) off the front of `s`.
+fn parse_nat(s: &str) -> (i32, &str) {
+    let s = s.trim_start();
+    if let Some(rest) = s.strip_prefix('z') {
+        return (0, rest);
+    }
+    let inner = s
+        .strip_prefix("(s ")
+        .unwrap_or_else(|| panic!("not a number: {s}"));
+    if let Some(rest) = inner.strip_prefix("z)") {
+        return (1, rest);
+    }
+    let (n, rest) = parse_nat(inner);
+    let rest = rest
+        .strip_prefix(')')
+        .unwrap_or_else(|| panic!("no `)`: {rest}"));
+    (n + 1, rest)
+}
+
+/// Reads a jump printed as `dir X Y`.
+fn parse_jump(s: &str) -> Jump {
+    let (dir, args) = s.split_once(' ').expect("a direction and two holes");
+    let dir = DIRECTIONS
+        .iter()
+        .find(|d| d.0 == dir)
+        .unwrap_or_else(|| panic!("unknown direction {dir}"))
+        .0;
+    let (x, rest) = parse_nat(args);
+    let (y, rest) = parse_nat(rest);
+    assert_eq!(rest, "", "trailing text after {s}");
+    Jump { dir, x, y }
+}
+
+/// The 13 jumps of the seed, as it printed them.
+const SEED_JUMPS: [&str; 13] = [
+    "ne (s (s (s (s z)))) (s z)",
+    "w (s (s (s z))) (s (s (s z)))",
+    "se (s z) z",
+    "se (s z) (s z)",
+    "ne (s (s (s z))) z",
+    "sw z z",
+    "nw (s (s (s (s z)))) (s (s (s (s z))))",
+    "w (s (s (s (s z)))) (s (s (s z)))",
+    "sw (s (s z)) (s (s z))",
+    "e (s (s (s (s z)))) (s z)",
+    "se (s (s z)) z",
+    "w (s (s (s (s z)))) (s (s (s z)))",
+    "e (s (s (s (s z)))) z",
+];
+
+// ------------------------------------------------------------------ tests
+
+#[test]
+fn the_board_model_reads_numbers_as_printed() {
+    assert_eq!(nat_arg(0), "z");
+    assert_eq!(nat_arg(3), "(s (s (s z)))");
+    assert_eq!(parse_nat("(s (s z)) z"), (2, " z"));
+    assert_eq!(
+        parse_jump("nw (s (s (s (s z)))) (s (s (s (s z))))"),
+        Jump {
+            dir: "nw",
+            x: 4,
+            y: 4
+        }
+    );
+}
+
+#[test]
+fn solitaire_makes_thirteen_jumps() {
+    let (mut s, _) = session();
+    s.load_file(crate_root().join("programs/solitaire.lolli"))
+        .expect("the program loads");
+    let goal = format!("jump {}", nat_arg(13));
+    let mut q = s.query(&goal).expect("the goal parses");
+    let first = q.next_answer().expect("no error").map(|a| a.to_string());
+    assert_eq!(first, Some("yes".to_string()));
+}
+
+#[test]
+fn solitaire2_first_answer_is_the_seeds_jumps() {
+    let mut goal = "f".to_string();
+    for i in (1..=13).rev() {
+        goal = format!("j J{i} ({goal})");
+    }
+    let goal = format!("jump ({goal})");
+    let expected: Vec<String> = SEED_JUMPS
+        .iter()
+        .enumerate()
+        .map(|(i, j)| format!("J{} = {j}", i + 1))
+        .collect();
+    assert_eq!(
+        lolli(&["programs/solitaire2.lolli", "-e", &goal]),
+        ok(&format!("{}\n", expected.join(", ")))
+    );
+}
+
+#[test]
+fn the_seeds_jumps_are_legal_and_leave_one_peg() {
+    let mut board = Board::start();
+    assert_eq!(board.pegs(), 14);
+    for (i, text) in SEED_JUMPS.iter().enumerate() {
+        let j = parse_jump(text);
+        assert!(board.legal(j), "jump {} ({text}) is illegal", i + 1);
+        board.play(j);
+    }
+    assert_eq!(board.pegs(), 1);
+    // The last peg is not in the hole that started empty (the seed's P.S.).
+    assert!(!board.at(2, 1));
+}
+
+#[test]
+fn short_jump_sequences_are_counted_like_the_model() {
+    let board = Board::start();
+    for n in [1, 2, 4] {
+        let expected = board.sequences(n);
+        assert_eq!(
+            lolli(&[
+                "programs/solitaire.lolli",
+                "--count",
+                "-e",
+                &format!("jump {}", nat_arg(n))
+            ]),
+            ok(&format!("{expected}\n")),
+            "{n} jumps"
+        );
+    }
+}
+
+#[test]
+fn short_jump_sequences_are_listed_like_the_model() {
+    // solitaire2 lists the jumps themselves: compare the sets of 2-jump lines.
+    let board = Board::start();
+    let mut expected = Vec::new();
+    for j1 in board.moves() {
+        let mut b = board.clone();
+        b.play(j1);
+        for j2 in b.moves() {
+            let show = |j: Jump| {
+                format!(
+                    "{} {} {}",
+                    j.dir,
+                    nat_arg(j.x as usize),
+                    nat_arg(j.y as usize)
+                )
+            };
+            expected.push(format!("A = {}, B = {}", show(j1), show(j2)));
+        }
+    }
+    let run = lolli(&[
+        "programs/solitaire2.lolli",
+        "--all",
+        "-e",
+        "jump (j A (j B f))",
+    ]);
+    assert_eq!((run.stderr.as_str(), run.code), ("", 0));
+    let mut got: Vec<String> = run.stdout.lines().map(String::from).collect();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected);
+}
