@@ -26,4 +26,4 @@ pub mod util;
 
 pub use diagnostics::Error;
 pub use engine::Options;
-pub use session::{Answer, Outcome, Query, Session};
+pub use session::{Answer, Outcome, Query, Session, Value};

@@ -1,31 +1,87 @@
 //! The embedding API: a session holds a loaded program; a query yields its
 //! answers lazily.
 //!
+//! A session starts with the prelude (`length`, `append`, `member`; see
+//! [`PRELUDE`]).  Programs are added with [`Session::load_str`] and
+//! [`Session::load_file`], single clauses and linear resources with
+//! [`Session::add_clause`] and [`Session::add_resource`], and predicates
+//! written in Rust with [`Session::register_builtin`].  A [`Query`] is an
+//! iterator of [`Answer`]s, each holding its bindings both printed and as
+//! [`Value`]s.
+//!
 //! ```
-//! use lolli::Session;
+//! use lolli::{Session, Value};
 //! let mut s = Session::new();
 //! s.load_str("colours", "LINEAR red. LINEAR blue.\nboth :- red, blue.").unwrap();
 //! let mut q = s.query("both").unwrap();
 //! assert_eq!(q.next_answer().unwrap().unwrap().to_string(), "yes");
 //! assert!(q.next_answer().unwrap().is_none());
+//! drop(q);
+//!
+//! // Answers as Rust values, lazily (in a session without linear resources).
+//! let mut s = Session::new();
+//! let xs: Vec<Value> = s
+//!     .query("append X Y (1 :: 2 :: nil)")
+//!     .unwrap()
+//!     .map(|a| a.unwrap().value("X").unwrap().clone())
+//!     .collect();
+//! assert_eq!(xs.len(), 3);
+//! assert_eq!(xs[2].as_list(), Some(vec![Value::Int(1), Value::Int(2)]));
 //! ```
 
 use std::fmt;
 use std::path::Path;
 
 use crate::diagnostics::{render, Error, Warning};
+use crate::engine::context::{Source, GONE};
+use crate::engine::foreign::value_of;
+pub use crate::engine::foreign::{ForeignFn, Value};
 use crate::engine::machine::{Loaded, NONE};
 use crate::engine::{Event, Host, Machine, Options, StdHost};
 use crate::logic::module::{find_module, module_name_of};
 use crate::source::FileId;
-use crate::term::Cell;
+use crate::term::{Cell, SymId};
 
-/// One answer: the bindings of the query's named variables, printed.
+/// The text of the prelude, the library every session starts with: `length`,
+/// `append` and `member` on `::`/`nil` lists, written in Lolli.
+///
+/// ```
+/// assert!(lolli::session::PRELUDE.contains("append nil L L."));
+/// ```
+pub const PRELUDE: &str = include_str!("prelude.lolli");
+
+/// One answer: the bindings of the query's named variables.
+///
+/// ```
+/// let mut s = lolli::Session::new();
+/// let a = s.query("X = f Y 3").unwrap().next_answer().unwrap().unwrap();
+/// assert_eq!(a.to_string(), "X = f Y 3");
+/// assert_eq!(a.bindings, vec![("X".to_string(), "f Y 3".to_string())]);
+/// assert_eq!(a.value("Y"), Some(&lolli::Value::Var("Y".into())));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     /// `(name, printed value)` in order of first appearance in the query;
     /// variables left unbound are omitted.
     pub bindings: Vec<(String, String)>,
+    /// `(name, value)` for every named variable of the query, in order of
+    /// first appearance; an unbound one is a [`Value::Var`] (with its own
+    /// name, or the name of the query variable it was unified with).
+    pub values: Vec<(String, Value)>,
+}
+
+impl Answer {
+    /// The value of the query variable `name`, if the query has it.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let a = s.query("length (a :: b :: nil) N").unwrap().next_answer().unwrap().unwrap();
+    /// assert_eq!(a.value("N"), Some(&lolli::Value::Int(2)));
+    /// assert_eq!(a.value("M"), None);
+    /// ```
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
 }
 
 impl fmt::Display for Answer {
@@ -62,9 +118,21 @@ pub enum Outcome {
 }
 
 /// An interpreter session: the loaded program and its context.
+///
+/// ```
+/// let mut s = lolli::Session::new();
+/// s.load_str("family", "parent tom bob. parent bob ann.\n\
+///                       grand X Z :- parent X Y, parent Y Z.").unwrap();
+/// let a = s.query("grand tom Who").unwrap().next().unwrap().unwrap();
+/// assert_eq!(a.to_string(), "Who = ann");
+/// ```
 pub struct Session {
     /// The machine (public for the REPL, the proof printers and tests).
     pub machine: Machine,
+    /// The prelude's entries in the base context, each with the predicates
+    /// it defines; an entry is switched off when a program defines one of
+    /// them (a user definition replaces the prelude's).
+    prelude: Vec<(u32, Vec<(SymId, u32)>)>,
     /// Sources loaded into the base whose warnings were already taken.
     checked: Vec<FileId>,
     /// Sources loaded into the base whose warnings are still to be taken.
@@ -72,19 +140,50 @@ pub struct Session {
 }
 
 impl Default for Session {
+    /// Same as [`Session::new`].
+    ///
+    /// ```
+    /// let s = lolli::Session::default();
+    /// assert_eq!(s.machine.depth(), 0);
+    /// ```
     fn default() -> Self {
         Self::new()
     }
 }
 
 impl Session {
-    /// A session with default options, printing to stdout.
+    /// A session with default options, printing to stdout, with the prelude loaded.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let a = s.query("member X (a :: b :: nil)").unwrap().next().unwrap().unwrap();
+    /// assert_eq!(a.to_string(), "X = a");
+    /// ```
     pub fn new() -> Self {
         Session::with_options(Options::default(), Box::new(StdHost))
     }
 
-    /// A session with options and an I/O host.
-    pub fn with_options(mut options: Options, host: Box<dyn Host>) -> Self {
+    /// A session with options and an I/O host, with the prelude loaded.
+    ///
+    /// ```
+    /// use lolli::{engine::BufferHost, Options, Session};
+    /// let mut s = Session::with_options(Options::default(), Box::new(BufferHost::default()));
+    /// assert!(s.query("write hello").unwrap().next().is_some());
+    /// ```
+    pub fn with_options(options: Options, host: Box<dyn Host>) -> Self {
+        let mut s = Session::bare(options, host);
+        s.load_prelude();
+        s
+    }
+
+    /// A session without the prelude (no `length`, `append`, `member`).
+    ///
+    /// ```
+    /// use lolli::{engine::StdHost, Options, Session};
+    /// let mut s = Session::bare(Options::default(), Box::new(StdHost));
+    /// assert!(s.query("member a (a :: nil)").unwrap().next().is_none());
+    /// ```
+    pub fn bare(mut options: Options, host: Box<dyn Host>) -> Self {
         if options.search_path.is_empty() {
             options.search_path.push(".".into());
         }
@@ -92,13 +191,51 @@ impl Session {
             machine: Machine::new(options, host),
             checked: Vec::new(),
             unchecked: Vec::new(),
+            prelude: Vec::new(),
         }
+    }
+
+    /// Load the prelude ([`PRELUDE`]) into the base context.  Sessions made
+    /// by [`Session::new`] and [`Session::with_options`] already have it;
+    /// loading it again adds nothing.
+    ///
+    /// ```
+    /// use lolli::{engine::StdHost, Options, Session};
+    /// let mut s = Session::bare(Options::default(), Box::new(StdHost));
+    /// s.load_prelude();
+    /// let a = s.query("length (x :: y :: nil) N").unwrap().next().unwrap().unwrap();
+    /// assert_eq!(a.to_string(), "N = 2");
+    /// ```
+    pub fn load_prelude(&mut self) {
+        if !self.prelude.is_empty() {
+            return;
+        }
+        let file = self.machine.sources.add("<prelude>", PRELUDE);
+        // The prelude is part of the crate and compiles; should it not, the
+        // session simply starts without it.
+        let Ok(loaded) = self.machine.compile_text(PRELUDE, file, "prelude", None) else {
+            return;
+        };
+        let (first, end) = self.assume_module_base(&loaded);
+        for e in first..end {
+            let preds = self.preds_of_entry(e);
+            self.prelude.push((e, preds));
+        }
+        // Programs are judged with the prelude's definitions in view; the
+        // prelude itself is not warned about.
+        self.checked.push(file);
     }
 
     /// Load a program file into the base context (its `LINEAR` clauses become
     /// linear resources every query must consume).  A `MODULE` declaration
     /// in it must agree with the file name.  Warnings are kept for
-    /// [`Session::take_warnings`].
+    /// [`Session::take_warnings`].  A predicate the file defines replaces
+    /// the prelude's predicate of the same name and arity.
+    ///
+    /// ```no_run
+    /// let mut s = lolli::Session::new();
+    /// s.load_file("programs/solitaire.lolli").unwrap();
+    /// ```
     pub fn load_file(&mut self, path: impl AsRef<Path>) -> Result<(), Vec<Error>> {
         let path = path.as_ref();
         if !path.is_file() {
@@ -112,14 +249,91 @@ impl Session {
     }
 
     /// Load program text (named `name` in messages) into the base context.
-    /// Warnings are kept for [`Session::take_warnings`].
+    /// Warnings are kept for [`Session::take_warnings`].  A predicate the
+    /// text defines replaces the prelude's predicate of the same name and
+    /// arity (the prelude's clauses are no longer tried).
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.load_str("mine", "member X (X :: _).").unwrap();
+    /// // Only the user's `member` runs: it finds the first element only.
+    /// assert_eq!(s.query("member X (a :: b :: nil)").unwrap().count(), 1);
+    /// ```
     pub fn load_str(&mut self, name: &str, text: &str) -> Result<(), Vec<Error>> {
+        let loaded = self.compile_str(name, text)?;
+        self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
+        Ok(())
+    }
+
+    /// Add clauses (program text, each ending in `.`; the last `.` may be
+    /// left out) to the base context as unbounded clauses.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.add_clause("edge a b").unwrap();
+    /// s.add_clause("path X Y :- edge X Y.").unwrap();
+    /// assert_eq!(s.query("path a Y").unwrap().next().unwrap().unwrap().to_string(), "Y = b");
+    /// ```
+    pub fn add_clause(&mut self, text: &str) -> Result<(), Vec<Error>> {
+        let text = with_final_stop(text);
+        self.load_str("<clause>", &text)
+    }
+
+    /// Add linear resources (clauses, each ending in `.`; the last `.` may be
+    /// left out) to the base context: every query must then consume them
+    /// (or `erase` them), as if each were declared `LINEAR`.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.add_resource("coin 5. coin 10").unwrap();
+    /// // Each coin is used exactly once, by every query.
+    /// let a = s.query("coin X, coin Y").unwrap().next().unwrap().unwrap();
+    /// assert_eq!(a.to_string(), "X = 5, Y = 10");
+    /// assert!(s.query("coin X").unwrap().next().is_none());
+    /// ```
+    pub fn add_resource(&mut self, text: &str) -> Result<(), Vec<Error>> {
+        let text = with_final_stop(text);
+        let mut loaded = self.compile_str("<resource>", &text)?;
+        let mut module = (*loaded.module).clone();
+        for c in &mut module.clauses {
+            c.linear = true;
+        }
+        loaded.module = std::rc::Rc::new(module);
+        self.assume_base(&loaded);
+        self.loaded(loaded.module.file);
+        Ok(())
+    }
+
+    /// Register a predicate written in Rust as `name/arity`.  When a goal
+    /// `name A1 ... An` is called, `f` gets the arguments as [`Value`]s and
+    /// answers `Ok(None)` to fail, `Ok(Some(values))` to succeed once after
+    /// unifying each argument with its value (a [`Value::Var`] is a fresh
+    /// variable), or `Err(message)` for a runtime error.  It consumes no
+    /// linear resource, and takes precedence over clauses of the same name
+    /// and arity.
+    ///
+    /// ```
+    /// use lolli::{Session, Value};
+    /// let mut s = Session::new();
+    /// s.register_builtin("double", 2, Box::new(|args: &[Value]| match args[0] {
+    ///     Value::Int(n) => Ok(Some(vec![Value::Int(n), Value::Int(2 * n)])),
+    ///     _ => Err("double: the first argument must be an integer".to_string()),
+    /// }));
+    /// let a = s.query("double 21 X").unwrap().next().unwrap().unwrap();
+    /// assert_eq!(a.value("X"), Some(&Value::Int(42)));
+    /// assert!(s.query("double 2 5").unwrap().next().is_none());
+    /// assert!(s.query("double a X").unwrap().next().unwrap().is_err());
+    /// ```
+    pub fn register_builtin(&mut self, name: &str, arity: u32, f: ForeignFn) {
+        let s = self.machine.symbols.intern(name);
+        self.machine.foreign.register(s, arity, f);
+    }
+
+    fn compile_str(&mut self, name: &str, text: &str) -> Result<Loaded, Vec<Error>> {
         let file = self.machine.sources.add(name, text);
         let stem = module_name_of(Path::new(name));
-        let loaded = self.machine.compile_text(text, file, &stem, None)?;
-        self.assume_base(&loaded);
-        self.loaded(file);
-        Ok(())
+        self.machine.compile_text(text, file, &stem, None)
     }
 
     fn loaded(&mut self, file: FileId) {
@@ -165,6 +379,42 @@ impl Session {
     }
 
     fn assume_base(&mut self, loaded: &Loaded) {
+        self.shadow_prelude(loaded);
+        self.assume_module_base(loaded);
+    }
+
+    /// Switch off the prelude entries for predicates `loaded` defines.
+    fn shadow_prelude(&mut self, loaded: &Loaded) {
+        if self.prelude.is_empty() {
+            return;
+        }
+        let defined: Vec<(SymId, u32)> = loaded
+            .module
+            .clauses
+            .iter()
+            .flat_map(|c| c.template.keys.iter().map(|(p, _)| *p))
+            .collect();
+        let m = &mut self.machine;
+        for (e, preds) in &self.prelude {
+            if preds.iter().any(|p| defined.contains(p)) {
+                m.ctx.set_state(&mut m.store.trail, *e, GONE);
+            }
+        }
+    }
+
+    fn preds_of_entry(&self, e: u32) -> Vec<(SymId, u32)> {
+        match self.machine.ctx.entries.get(e as usize).map(|en| en.source) {
+            Some(Source::Template { tpl, .. }) => self
+                .machine
+                .templates
+                .get(tpl as usize)
+                .map(|t| t.keys.iter().map(|(p, _)| *p).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn assume_module_base(&mut self, loaded: &Loaded) -> (u32, u32) {
         let m = &mut self.machine;
         let args: Vec<Cell> = loaded
             .module
@@ -172,20 +422,36 @@ impl Session {
             .iter()
             .map(|_| m.store.heap.new_var())
             .collect();
-        m.assume_module(loaded, &args, NONE);
+        let range = m.assume_module(loaded, &args, NONE);
         if m.depth() == 0 {
             // Nothing can undo the base: its trail entries are not needed.
             m.store.trail.entries.clear();
         }
+        range
     }
 
     /// Parse a goal and start it; the query yields answers on demand.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let mut q = s.query("member X (1 :: 2 :: nil)").unwrap();
+    /// assert_eq!(q.next_answer().unwrap().unwrap().to_string(), "X = 1");
+    /// assert_eq!(q.next_answer().unwrap().unwrap().to_string(), "X = 2");
+    /// assert!(q.next_answer().unwrap().is_none());
+    /// ```
     pub fn query(&mut self, goal: &str) -> Result<Query<'_>, Error> {
         let p = self.prepare(goal)?;
         Ok(self.start(p))
     }
 
     /// Parse a goal and build its term, without starting it.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let p = s.prepare("X = 1").unwrap();
+    /// assert_eq!(s.start(p).count(), 1);
+    /// assert!(s.prepare("X = ").is_err());
+    /// ```
     pub fn prepare(&mut self, goal: &str) -> Result<Prepared, Error> {
         let file = self.machine.sources.add("<goal>", goal);
         let ast = crate::syntax::parse_goal(goal).map_err(|e| Error::Syntax {
@@ -207,6 +473,13 @@ impl Session {
     }
 
     /// Start a prepared goal.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let p = s.prepare("between 1 3 X").unwrap();
+    /// let xs: Vec<String> = s.start(p).map(|a| a.unwrap().to_string()).collect();
+    /// assert_eq!(xs, ["X = 1", "X = 2", "X = 3"]);
+    /// ```
     pub fn start(&mut self, p: Prepared) -> Query<'_> {
         self.machine.start_query(p.cell);
         Query {
@@ -218,6 +491,12 @@ impl Session {
     }
 
     /// Render errors as the command line prints them.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let errors = s.load_str("bad", "p :- .").unwrap_err();
+    /// assert!(s.render(&errors).contains("bad"));
+    /// ```
     pub fn render(&self, errors: &[Error]) -> String {
         render(&self.machine.sources, errors)
     }
@@ -265,7 +544,7 @@ fn missing_file(path: &Path) -> Error {
     }
 }
 
-/// A parsed goal, ready to start.
+/// A parsed goal, ready to start (see [`Session::prepare`]).
 #[derive(Clone, Debug)]
 pub struct Prepared {
     cell: Cell,
@@ -291,16 +570,26 @@ pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
         }
     }
     let mut bindings = Vec::new();
+    let mut values = Vec::new();
     for (name, v) in vars {
         let shown = p.binding(*v);
         if &shown != name {
             bindings.push((name.clone(), shown));
         }
+        values.push((name.clone(), value_of(m, &p, *v)));
     }
-    Answer { bindings }
+    Answer { bindings, values }
 }
 
-/// A running query.  Dropping it undoes everything it did.
+/// A running query.  Dropping it undoes everything it did.  It is an
+/// iterator of answers (errors end it), computed one at a time on demand.
+///
+/// ```
+/// let mut s = lolli::Session::new();
+/// let q = s.query("append X Y (a :: nil)").unwrap();
+/// let all: Vec<String> = q.map(|a| a.unwrap().to_string()).collect();
+/// assert_eq!(all, ["X = nil, Y = a :: nil", "X = a :: nil, Y = nil"]);
+/// ```
 pub struct Query<'s> {
     session: &'s mut Session,
     vars: Vec<(String, Cell)>,
@@ -310,6 +599,13 @@ pub struct Query<'s> {
 
 impl Query<'_> {
     /// The next outcome of the search.
+    ///
+    /// ```
+    /// use lolli::{Outcome, Session};
+    /// let mut s = Session::new();
+    /// let mut q = s.query("fail").unwrap();
+    /// assert_eq!(q.next_outcome().unwrap(), Outcome::NoMore);
+    /// ```
     pub fn next_outcome(&mut self) -> Result<Outcome, Error> {
         if self.finished {
             return Ok(Outcome::NoMore);
@@ -338,6 +634,14 @@ impl Query<'_> {
 
     /// The next answer (`None` when there are no more; `top`, `pop` and the
     /// like end the query).
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let mut q = s.query("X = 1 ; X = 2").unwrap();
+    /// assert_eq!(q.next_answer().unwrap().unwrap().to_string(), "X = 1");
+    /// assert_eq!(q.next_answer().unwrap().unwrap().to_string(), "X = 2");
+    /// assert_eq!(q.next_answer().unwrap(), None);
+    /// ```
     pub fn next_answer(&mut self) -> Result<Option<Answer>, Error> {
         match self.next_outcome()? {
             Outcome::Answer(a) => Ok(Some(a)),
@@ -348,7 +652,16 @@ impl Query<'_> {
         }
     }
 
-    /// The bindings of the current answer.
+    /// The bindings of the current answer (after `next_outcome` returned
+    /// one).
+    ///
+    /// ```
+    /// use lolli::{Outcome, Session};
+    /// let mut s = Session::new();
+    /// let mut q = s.query("X = a").unwrap();
+    /// assert!(matches!(q.next_outcome().unwrap(), Outcome::Answer(_)));
+    /// assert_eq!(q.answer().to_string(), "X = a");
+    /// ```
     pub fn answer(&self) -> Answer {
         answer_of(&self.session.machine, &self.vars)
     }
@@ -361,13 +674,36 @@ impl Query<'_> {
     }
 
     /// The session this query runs in.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let mut q = s.query("true").unwrap();
+    /// assert_eq!(q.session().machine.depth(), 1);
+    /// ```
     pub fn session(&mut self) -> &mut Session {
         self.session
     }
 
     /// The machine this query runs on (for proofs and statistics).
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// let mut q = s.query("member X (a :: nil)").unwrap();
+    /// q.next_answer().unwrap();
+    /// assert!(q.machine().inferences > 0);
+    /// ```
     pub fn machine(&self) -> &Machine {
         &self.session.machine
+    }
+}
+
+impl Iterator for Query<'_> {
+    type Item = Result<Answer, Error>;
+
+    /// The next answer; `None` when there are no more (or the goal called a
+    /// top-level command such as `top`).  After an error the query ends.
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_answer().transpose()
     }
 }
 
@@ -375,5 +711,15 @@ impl Drop for Query<'_> {
     fn drop(&mut self) {
         self.session.machine.flush_outputs();
         self.session.machine.end_query();
+    }
+}
+
+/// Program text with a final `.` (added when missing).
+fn with_final_stop(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with('.') {
+        t.to_string()
+    } else {
+        format!("{t}.")
     }
 }

@@ -194,8 +194,15 @@ fn context_marks_the_resources_still_available() {
     assert_eq!(
         outputs,
         vec![Output::Text(
-            "unbounded clauses (1), tried newest first:\n    \
-             keep :- r1.\n\
+            "unbounded clauses (8), tried newest first:\n    \
+             keep :- r1.\n    \
+             length L N :- length_from L 0 N.\n    \
+             length_from nil N N.\n    \
+             length_from (_ :: T) K N :- (var N -> true | K < N), K1 is K + 1, length_from T K1 N.\n    \
+             append nil L L.\n    \
+             append (X :: A) B (X :: C) :- append A B C.\n    \
+             member X (X :: _).\n    \
+             member X (_ :: L) :- member X L.\n\
              linear resources (1 of 2 still available, marked *):\n    \
              r1.\n  \
              * r2.\n"
@@ -356,7 +363,7 @@ fn commands_answer_in_words() {
     };
     assert!(stats.starts_with("queries run:       2\n"), "{stats}");
     assert!(
-        stats.contains("context entries:   22 (7 unbounded, 15 linear)\n"),
+        stats.contains("context entries:   29 (14 unbounded, 15 linear)\n"),
         "{stats}"
     );
     let Reply { outputs, .. } = b.input(":nope");

@@ -5,6 +5,13 @@
 //! resource.  Those that run a goal (`telling`, `seeing`, `timing`, `load`,
 //! `top`) give that goal the current context; the rest behave like `true`
 //! (`1`): the resources a goal must consume are still to be consumed after it.
+//!
+//! The aggregates (`findall`, `count`, `not`) run their goal to exhaustion in
+//! the current context: the goal may use any of the linear resources usable
+//! at the call (it need not use them all), and whatever it consumes or binds
+//! is given back afterwards, so the aggregate itself consumes nothing.
+//! `once G` is `G -> true | fail`: it consumes what the first proof of G
+//! consumes.  `between` consumes nothing.
 //! The implementations live in the engine ([`crate::engine::builtins`]); this
 //! table is what the loader and the warnings consult.
 
@@ -71,6 +78,16 @@ pub enum Builtin {
     Le,
     /// `>=`
     Ge,
+    /// `findall Template Goal List`: every answer of Goal, as instances of Template.
+    Findall,
+    /// `count Goal N`: N is the number of proofs of Goal.
+    Count,
+    /// `not G`: G has no proof (negation as failure).
+    Not,
+    /// `once G`: the first proof of G only (`G -> true | fail`).
+    Once,
+    /// `between Low High X`: X is an integer from Low to High, in order.
+    Between,
 }
 
 impl Builtin {
@@ -108,13 +125,18 @@ impl Builtin {
             (">", 2) => Gt,
             ("=<", 2) => Le,
             (">=", 2) => Ge,
+            ("findall", 3) => Findall,
+            ("count", 2) => Count,
+            ("not", 1) => Not,
+            ("once", 1) => Once,
+            ("between", 3) => Between,
             _ => return None,
         })
     }
 
     /// Whether the name is a built-in at any arity (a clause may not define it).
     pub fn is_reserved(name: &str) -> bool {
-        (0..=2).any(|n| Builtin::lookup(name, n).is_some())
+        (0..=3).any(|n| Builtin::lookup(name, n).is_some())
     }
 
     /// Whether the built-in has effects outside the proof (output, input,
@@ -176,6 +198,11 @@ impl Builtin {
         (">", 2),
         ("=<", 2),
         (">=", 2),
+        ("findall", 3),
+        ("count", 2),
+        ("not", 1),
+        ("once", 1),
+        ("between", 3),
     ];
 }
 

@@ -118,6 +118,11 @@ impl Machine {
                 }
                 done(self)
             }
+            Builtin::Findall => self.findall(g, args, parent, origin),
+            Builtin::Count => self.count(g, args, parent, origin),
+            Builtin::Not => self.not(g, args, parent, origin),
+            Builtin::Once => self.once(g, args, parent, origin),
+            Builtin::Between => self.between(g, args, parent, origin),
             Builtin::Top => self.control(Event::Top),
             Builtin::Pop => self.control(Event::Pop),
             Builtin::PopAll => self.control(Event::PopAll),
@@ -285,7 +290,7 @@ impl Machine {
     }
 
     /// Evaluate an arithmetic expression, with overflow and division checks.
-    fn eval(&self, e: Cell, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
+    pub(crate) fn eval(&self, e: Cell, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
         // Iterative post-order evaluation.
         enum Task {
             Eval(Cell),

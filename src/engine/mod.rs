@@ -4,9 +4,11 @@
 //! rules); [`context`] holds the clauses it may use and their index;
 //! [`store`] and [`trail`] hold terms and the record of undoable changes.
 
+pub mod aggregate;
 pub mod builtins;
 pub mod context;
 pub mod copy;
+pub mod foreign;
 pub mod generalize;
 pub mod machine;
 pub mod memo;

@@ -288,6 +288,9 @@ impl Machine {
                     self.inferences += 1;
                     return self.builtin(b, g, args, parent, origin);
                 }
+                if let Some(rust) = self.foreign_of(f, n) {
+                    return self.call_foreign(rust, g, args, n, parent, origin);
+                }
                 self.inferences += 1;
                 if self.tracer.is_some() {
                     self.trace(crate::engine::trace::TraceKind::Call, g, String::new());

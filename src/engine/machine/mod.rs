@@ -349,6 +349,8 @@ pub struct Machine {
     pub interrupt: Arc<AtomicBool>,
     /// Calls made (atoms and built-ins), for statistics.
     pub inferences: u64,
+    /// Predicates written in Rust by an embedder.
+    pub foreign: super::foreign::Foreign,
     pub(crate) host: Box<dyn Host>,
     frames: Vec<Frame>,
     choices: Vec<Choice>,
@@ -374,9 +376,9 @@ pub struct Machine {
     memo_calls: Vec<MemoCall>,
     /// Receives a step-by-step trace, when installed.
     pub tracer: Option<Box<dyn crate::engine::trace::Tracer>>,
-    /// Built-ins by symbol id and arity (all built-in names are interned
+    /// Built-ins by symbol id and arity 0..=3 (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
-    builtin_table: Vec<[Option<Builtin>; 3]>,
+    builtin_table: Vec<[Option<Builtin>; 4]>,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -385,11 +387,11 @@ impl Machine {
     /// A machine with an empty program.
     pub fn new(options: Options, host: Box<dyn Host>) -> Self {
         let mut symbols = Symbols::new();
-        let mut builtin_table: Vec<[Option<Builtin>; 3]> = Vec::new();
+        let mut builtin_table: Vec<[Option<Builtin>; 4]> = Vec::new();
         for &(name, arity) in Builtin::ALL {
             let id = symbols.intern(name).0 as usize;
             if builtin_table.len() <= id {
-                builtin_table.resize(id + 1, [None; 3]);
+                builtin_table.resize(id + 1, [None; 4]);
             }
             builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
         }
@@ -406,6 +408,7 @@ impl Machine {
             proof: ProofLog::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
             inferences: 0,
+            foreign: Default::default(),
             host,
             frames: Vec::new(),
             choices: Vec::new(),

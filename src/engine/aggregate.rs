@@ -1,0 +1,223 @@
+//! The aggregate and control built-ins: `findall`, `count`, `not`, `once`
+//! and `between`.
+//!
+//! `findall`, `count` and `not` run their goal to exhaustion with
+//! [`Machine::sub_search`]: the goal sees the current context (every linear
+//! resource usable at the call; it need not consume them all), and whatever
+//! it consumes or binds is undone when the sub-search ends, so these
+//! built-ins consume nothing and bind only their result argument.
+//!
+//! Invariant: an answer of `findall` lives on the heap only until the
+//! sub-search backtracks (backtracking truncates the heap), so each instance
+//! of the template is copied out to an [`Owned`] term at once and rebuilt on
+//! the heap after the sub-search has returned.  Unbound variables of an
+//! answer become fresh variables (shared within that answer).
+//!
+//! `once G` and `between` need no sub-search: they are rewritten into goals
+//! the machine already knows (`G -> true | fail`, and a disjunction that
+//! yields the next integer on backtracking).
+
+use std::collections::HashMap;
+
+use super::machine::{Machine, Rule};
+use crate::diagnostics::RuntimeError;
+use crate::term::{sym, Addr, Cell};
+
+type Step = Result<bool, RuntimeError>;
+
+/// A term copied out of the heap: the same cell layout as the heap, with
+/// addresses relative to the start of `cells`, so it outlives backtracking.
+/// `Ref(i)` cells are the term's variables (each points at itself).
+#[derive(Clone, Debug)]
+pub(crate) struct Owned {
+    cells: Vec<Cell>,
+    root: Cell,
+}
+
+impl Machine {
+    /// `findall Template Goal List`.
+    pub(crate) fn findall(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
+        let template = self.store.heap.get(args);
+        let goal = self.store.heap.get(Addr(args.0 + 1));
+        let list = self.store.heap.get(Addr(args.0 + 2));
+        let eigens = self.store.heap.eigens.len() as u32;
+        let mut answers: Vec<Owned> = Vec::new();
+        self.sub_search(goal, &mut |m| {
+            answers.push(m.copy_out(template, eigens));
+            true
+        })
+        .map_err(|e| self.in_goal(e, g, origin))?;
+        let mut result = Cell::Atom(sym::NIL);
+        for a in answers.iter().rev() {
+            let t = self.copy_in(a);
+            result = self.store.heap.new_struct(sym::CONS, &[t, result]);
+        }
+        if !self.store.unify(list, result) {
+            return Ok(false);
+        }
+        self.proof_node(parent, Rule::Builtin, g);
+        Ok(true)
+    }
+
+    /// `count Goal N`.
+    pub(crate) fn count(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
+        let goal = self.store.heap.get(args);
+        let n = self.store.heap.get(Addr(args.0 + 1));
+        let mut proofs: i64 = 0;
+        self.sub_search(goal, &mut |_| {
+            proofs += 1;
+            true
+        })
+        .map_err(|e| self.in_goal(e, g, origin))?;
+        if !self.store.unify(n, Cell::Int(proofs)) {
+            return Ok(false);
+        }
+        self.proof_node(parent, Rule::Builtin, g);
+        Ok(true)
+    }
+
+    /// `not G`: succeeds, consuming and binding nothing, when G has no proof.
+    pub(crate) fn not(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
+        let goal = self.store.heap.get(args);
+        let mut found = false;
+        self.sub_search(goal, &mut |_| {
+            found = true;
+            false
+        })
+        .map_err(|e| self.in_goal(e, g, origin))?;
+        if found {
+            return Ok(false);
+        }
+        self.proof_node(parent, Rule::Builtin, g);
+        Ok(true)
+    }
+
+    /// `once G`: proved as the guard `G -> true | fail`.
+    pub(crate) fn once(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
+        let goal = self.store.heap.get(args);
+        let node = self.proof_node(parent, Rule::Builtin, g);
+        let guard = self.store.heap.new_struct(
+            sym::GUARD,
+            &[goal, Cell::Atom(sym::TRUE), Cell::Atom(sym::FAIL)],
+        );
+        self.then_solve(guard, node, origin);
+        Ok(true)
+    }
+
+    /// `between Low High X`: with X bound, a test; otherwise X = Low, and on
+    /// backtracking `between (Low+1) High X`, built as `X = Low ; between ...`.
+    pub(crate) fn between(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
+        let low = self.eval(self.store.heap.get(args), g, origin)?;
+        let high = self.eval(self.store.heap.get(Addr(args.0 + 1)), g, origin)?;
+        let x = self.store.heap.get(Addr(args.0 + 2));
+        match self.store.deref(x) {
+            Cell::Int(v) => {
+                if low <= v && v <= high {
+                    self.proof_node(parent, Rule::Builtin, g);
+                    Ok(true)
+                } else {
+                    Ok(false)
+                }
+            }
+            Cell::Ref(_) => {
+                if low > high {
+                    return Ok(false);
+                }
+                let node = self.proof_node(parent, Rule::Builtin, g);
+                let first = self.store.heap.new_struct(sym::EQ, &[x, Cell::Int(low)]);
+                if low == high {
+                    self.then_solve(first, node, origin);
+                    return Ok(true);
+                }
+                let between = self.symbols.intern("between");
+                let rest = self
+                    .store
+                    .heap
+                    .new_struct(between, &[Cell::Int(low + 1), Cell::Int(high), x]);
+                let either = self.store.heap.new_struct(sym::SEMI, &[first, rest]);
+                self.then_solve(either, node, origin);
+                Ok(true)
+            }
+            other => Err(self.error_at(
+                format!(
+                    "`between` needs an integer or a variable as its third argument, not `{}`",
+                    self.show(other)
+                ),
+                g,
+                origin,
+            )),
+        }
+    }
+
+    /// An error raised inside an aggregate's goal, unless it already names
+    /// the goal it happened in, names the aggregate call.
+    fn in_goal(&self, mut e: RuntimeError, g: Cell, origin: u32) -> RuntimeError {
+        if e.goal.is_none() {
+            e.goal = Some(self.show(g));
+            e.origin = self.origin_of(origin);
+        }
+        e
+    }
+
+    /// Copy heap term `root` out of the heap.  Eigenvariables made at or after
+    /// index `eigens` (inside the sub-search) will not exist afterwards: they
+    /// become variables.
+    pub(crate) fn copy_out(&self, root: Cell, eigens: u32) -> Owned {
+        let heap = &self.store.heap;
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut vars: HashMap<Cell, Cell> = HashMap::new();
+        let mut out_root = root;
+        // Each task: copy `src` into `cells[dst]`, or into the root when None.
+        let mut tasks: Vec<(Cell, Option<usize>)> = vec![(root, None)];
+        while let Some((src, dst)) = tasks.pop() {
+            let c = heap.deref(src);
+            let out = match c {
+                Cell::Ref(_) => *vars.entry(c).or_insert_with(|| {
+                    let v = Cell::Ref(Addr(cells.len() as u32));
+                    cells.push(v);
+                    v
+                }),
+                Cell::Eigen(e) if e >= eigens => *vars.entry(c).or_insert_with(|| {
+                    let v = Cell::Ref(Addr(cells.len() as u32));
+                    cells.push(v);
+                    v
+                }),
+                Cell::Struct(a) => match heap.get(a) {
+                    Cell::Functor(f, n) => {
+                        let base = cells.len();
+                        cells.push(Cell::Functor(f, n));
+                        for i in 0..n {
+                            cells.push(Cell::Atom(sym::NIL));
+                            tasks.push((heap.arg(a, i), Some(base + 1 + i as usize)));
+                        }
+                        Cell::Struct(Addr(base as u32))
+                    }
+                    other => other,
+                },
+                other => other,
+            };
+            match dst {
+                Some(d) => cells[d] = out,
+                None => out_root = out,
+            }
+        }
+        Owned {
+            cells,
+            root: out_root,
+        }
+    }
+
+    /// Rebuild an owned term on the heap (its variables become fresh ones).
+    pub(crate) fn copy_in(&mut self, t: &Owned) -> Cell {
+        let base = self.store.heap.len() as u32;
+        let shift = |c: Cell| match c {
+            Cell::Ref(a) => Cell::Ref(Addr(a.0 + base)),
+            Cell::Struct(a) => Cell::Struct(Addr(a.0 + base)),
+            other => other,
+        };
+        for &c in &t.cells {
+            self.store.heap.cells.push(shift(c));
+        }
+        shift(t.root)
+    }
+}
