@@ -136,7 +136,6 @@ fn session_format_is_read_as_documented() {
 /// Lolli 0.94 lets `LOCAL` name a predicate (`LOCAL sw.  LINEAR sw off.`);
 /// here such a clause is rejected as a definition of `$apply`.
 #[test]
-#[ignore = "bug: a LOCAL name cannot be used as a predicate (compiled as `$apply`)"]
 fn local_name_as_predicate() {
     let mut s = lolli::Session::new();
     s.load_str("switch", "LOCAL sw.\nLINEAR sw off.\nstate S :- sw S.")
@@ -148,7 +147,6 @@ fn local_name_as_predicate() {
 /// A variable-headed application bound at run time (`L = K 1, (L -o G)`)
 /// should be assumed as the clause `col 1`.
 #[test]
-#[ignore = "bug: assuming a bound `$apply` term fails instead of assuming the applied atom"]
 fn assume_applied_variable_head() {
     let mut s = lolli::Session::new();
     let a = s.query("K = col, L = K 1, (L -o col X)").unwrap().next();

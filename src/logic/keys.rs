@@ -11,6 +11,12 @@ use crate::term::{Cell, SymId};
 /// How many leading arguments are indexed.
 pub const MAX_ARGS: usize = 3;
 
+/// Most cells hashed for one argument: a larger argument (a long list, say)
+/// is not used as a key, so a call costs at most this much hashing whatever
+/// its size.  Both clause heads and calls obey the same bound, and an
+/// argument without a key is simply matched by unification.
+pub const HASH_BUDGET: usize = 64;
+
 /// Hash keys of a head or call: whole-term hash when ground, per-argument
 /// hashes of ground arguments.
 #[derive(Copy, Clone, Debug, Default)]
@@ -87,7 +93,9 @@ pub fn term_hash(
     }
     stack.clear();
     stack.push(c);
+    let mut budget = HASH_BUDGET;
     while let Some(c) = stack.pop() {
+        budget = budget.checked_sub(1)?;
         match deref(c) {
             Cell::Ref(_) | Cell::Bound(_) => return None,
             Cell::Atom(s) => h.add(1, s.0 as u64),

@@ -232,6 +232,16 @@ impl Machine {
             }
             Err(e) => return Err(self.clause_error(e, goal, origin)),
         }
+        // A head written `F a` with F bound is the atom it denotes.
+        for a in alts.iter_mut() {
+            if a.pred.0 == sym::APPLY {
+                let flat = self.store.flatten_apply(a.head);
+                if let Some((f, n, _)) = self.store.heap.functor(self.store.deref(flat)) {
+                    a.head = flat;
+                    a.pred = (f, n);
+                }
+            }
+        }
         self.check_heads(alts.iter().map(|a| a.pred), goal, origin)?;
         let start = self.ctx.heap_alts.len() as u32;
         for a in &alts {
