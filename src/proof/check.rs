@@ -745,27 +745,10 @@ fn normalize(t: &Term) -> Term {
     }
 }
 
+/// The connectives, as the language defines them (the registry is shared;
+/// the checking logic is not).
 fn is_connective(name: &str, arity: usize) -> bool {
-    matches!(
-        (name, arity),
-        (",", 2)
-            | ("&", 2)
-            | (";", 2)
-            | ("-o", 2)
-            | ("=>", 2)
-            | (":-", 2)
-            | ("<=", 2)
-            | ("--o", 2)
-            | ("-->", 2)
-            | ("{}", 1)
-            | ("->", 3)
-            | ("forall", 2)
-            | ("exists", 2)
-            | ("true", 0)
-            | ("erase", 0)
-            | ("fail", 0)
-            | ("$apply", _)
-    )
+    crate::builtins::is_connective(name, arity as u32)
 }
 
 /// Split an assumed formula into its clauses (`D1 , D2`: D1 first), each

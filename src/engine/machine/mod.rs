@@ -448,10 +448,16 @@ impl Machine {
                 self.memo.clear();
             }
         }
-        self.push_choice(Alternative::Barrier);
-        let first = 0;
         let end = self.ctx.entries.len() as u32;
-        let q = self.push_frame(Action::QueryEnd { first, end }, self.cont);
+        self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
+        self.started.push(Instant::now());
+    }
+
+    /// Start a search for `goal` on top of the current state: a barrier
+    /// choice point under it, and `finish` (then `next`) after it.
+    fn begin(&mut self, goal: Cell, finish: Action, next: u32) {
+        self.push_choice(Alternative::Barrier);
+        let end = self.push_frame(finish, next);
         self.slack = 0;
         self.cont = self.push_frame(
             Action::Solve {
@@ -459,9 +465,8 @@ impl Machine {
                 parent: NONE,
                 origin: NONE,
             },
-            q,
+            end,
         );
-        self.started.push(Instant::now());
     }
 
     pub(crate) fn memo_preds_mut(&mut self) -> &mut Vec<bool> {
@@ -498,18 +503,8 @@ impl Machine {
         on_answer: &mut dyn FnMut(&mut Machine) -> bool,
     ) -> Result<(), RuntimeError> {
         let (cont, slack) = (self.cont, self.slack);
-        self.push_choice(Alternative::Barrier);
+        self.begin(goal, Action::SubEnd, NONE);
         let barrier = self.choices.len();
-        let end = self.push_frame(Action::SubEnd, NONE);
-        self.slack = 0;
-        self.cont = self.push_frame(
-            Action::Solve {
-                goal,
-                parent: NONE,
-                origin: NONE,
-            },
-            end,
-        );
         let mut result = Ok(());
         loop {
             match self.run_inner() {
