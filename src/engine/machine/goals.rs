@@ -282,7 +282,6 @@ impl Machine {
                 self.push_solve(goal, parent, origin);
                 Ok(true)
             }
-            (sym::DCG, 2) => Err(self.goal_error("a grammar rule `-->` is not a goal", g, origin)),
             _ => {
                 if let Some(b) = self.builtin_of(f, n) {
                     self.inferences += 1;
