@@ -432,35 +432,39 @@ impl Context {
         }
     }
 
-    /// The candidate streams over every item of `pred` if it has at most
-    /// `small` items (then computing keys would cost more than it saves).
-    pub fn small_cursor(&self, pred: (SymId, u32), small: u32) -> Option<Cursor> {
+    /// The candidate streams for a call of `pred`: every item when there
+    /// are at most `small` (computing keys would cost more than it saves),
+    /// else the smallest set of buckets for the call's keys, which `keys`
+    /// computes only then.  One lookup of the predicate either way.
+    pub fn lookup(&self, pred: (SymId, u32), small: u32, keys: impl FnOnce() -> Keys) -> Cursor {
         let Some(pi) = self.preds.get(&pred) else {
-            return Some(Cursor::default());
+            return Cursor::default();
         };
-        let (a, b) = (
-            self.buckets[pi.all[0].0 as usize].len() as u32,
-            self.buckets[pi.all[1].0 as usize].len() as u32,
-        );
-        if a + b > small {
-            return None;
-        }
-        let mut cur = Cursor::default();
-        for (bucket, n) in [(pi.all[0], a), (pi.all[1], b)] {
-            if n > 0 {
-                cur.streams[cur.n as usize] = (bucket.0, n);
-                cur.n += 1;
+        let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
+        let (a, b) = (len(pi.all[0]), len(pi.all[1]));
+        if a + b <= small {
+            let mut cur = Cursor::default();
+            for (bucket, n) in [(pi.all[0], a), (pi.all[1], b)] {
+                if n > 0 {
+                    cur.streams[cur.n as usize] = (bucket.0, n);
+                    cur.n += 1;
+                }
             }
+            return cur;
         }
-        Some(cur)
+        self.cursor_in(pi, pred, &keys())
     }
 
     /// The candidate streams for a call with predicate `pred` and keys `keys`.
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
+        match self.preds.get(&pred) {
+            Some(pi) => self.cursor_in(pi, pred, keys),
+            None => Cursor::default(),
+        }
+    }
+
+    fn cursor_in(&self, pi: &PredIndex, pred: (SymId, u32), keys: &Keys) -> Cursor {
         let mut cur = Cursor::default();
-        let Some(pi) = self.preds.get(&pred) else {
-            return cur;
-        };
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
         let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
         let mut best_size = len(pi.all[0]) + len(pi.all[1]);

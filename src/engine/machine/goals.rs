@@ -300,16 +300,11 @@ impl Machine {
                 {
                     return Ok(false);
                 }
-                let cursor = match self.ctx.small_cursor((f, n), 8) {
-                    Some(c) => c,
-                    None => {
-                        let (pred, keys) = {
-                            let heap = &self.store.heap;
-                            keys_of(&heap.cells, |c| heap.deref(c), g, &mut self.scratch)
-                        };
-                        self.ctx.cursor(pred, &keys)
-                    }
-                };
+                let heap = &self.store.heap;
+                let scratch = &mut self.scratch;
+                let cursor = self.ctx.lookup((f, n), 8, || {
+                    keys_of(&heap.cells, |c| heap.deref(c), g, scratch).1
+                });
                 self.call(g, cursor, parent, origin)
             }
         }
