@@ -514,6 +514,15 @@ impl Context {
     /// The next candidate of a cursor, newest first; `None` when exhausted.
     #[inline]
     pub fn next(&self, cur: &mut Cursor) -> Option<Item> {
+        if cur.n == 1 {
+            // One stream (the common case): no merging.
+            let (b, pos) = cur.streams[0];
+            if pos == 0 {
+                return None;
+            }
+            cur.streams[0].1 = pos - 1;
+            return self.buckets[b as usize].get(pos as usize - 1).copied();
+        }
         let mut best: Option<(usize, Item)> = None;
         for s in 0..cur.n as usize {
             let (b, pos) = cur.streams[s];
