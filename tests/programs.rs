@@ -152,3 +152,137 @@ fn assume_applied_variable_head() {
     let a = s.query("K = col, L = K 1, (L -o col X)").unwrap().next();
     assert_eq!(a.unwrap().unwrap().value("X"), Some(&lolli::Value::Int(1)));
 }
+
+/// Names of the predicates a program's clauses define, and for each, the
+/// names its clauses call (every name applied in a body, over-approximated).
+fn call_graph(text: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    use lolli::syntax::{Item, Term, TermKind};
+    fn head(t: &Term) -> Option<&str> {
+        match &t.kind {
+            TermKind::Name(n) => Some(n),
+            TermKind::App(h, args) => match (&h.kind, args.as_slice()) {
+                (TermKind::Name(op), [l, r]) if op == ":-" || op == "<=" => {
+                    let _ = r;
+                    head(l)
+                }
+                (TermKind::Name(op), [l, r]) if op == "-o" || op == "=>" => {
+                    let _ = l;
+                    head(r)
+                }
+                (TermKind::Name(op), [l, _]) if op == "&" => head(l),
+                (TermKind::Name(n), _) => Some(n),
+                _ => None,
+            },
+            TermKind::Binder(_, _, _, body) => head(body),
+            _ => None,
+        }
+    }
+    fn names(t: &Term, out: &mut Vec<String>) {
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            match &t.kind {
+                TermKind::Name(n) => out.push(n.clone()),
+                TermKind::App(h, args) => {
+                    stack.push(h);
+                    stack.extend(args.iter());
+                }
+                TermKind::Binder(_, _, _, body) => stack.push(body),
+                _ => {}
+            }
+        }
+    }
+    let (items, _) = lolli::syntax::parse_program(text);
+    let mut graph: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for item in &items {
+        let t = match item {
+            Item::Clause(t) | Item::Linear(t, _) => t,
+            _ => continue,
+        };
+        if let Some(h) = head(t) {
+            let mut called = Vec::new();
+            names(t, &mut called);
+            graph.entry(h.to_string()).or_default().extend(called);
+        }
+    }
+    graph
+}
+
+/// Memoizing failure changes no answer and no order: every program's
+/// session again, with `--memo` on every predicate it defines whose search
+/// cannot reach a built-in with side effects (where memoization is sound).
+#[test]
+fn every_program_session_matches_with_memo() {
+    let effects = [
+        "write",
+        "write_sans",
+        "write_clause",
+        "write_raw",
+        "nl",
+        "read",
+        "telling",
+        "seeing",
+        "timing",
+        "load",
+        "cd",
+        "system",
+        "top",
+        "pop",
+        "popall",
+        "abort",
+        "bye",
+        "exit",
+    ];
+    let mut failures = Vec::new();
+    let mut memoized = 0;
+    for path in programs() {
+        let text = std::fs::read_to_string(&path).expect("program file is readable");
+        let graph = call_graph(&text);
+        let reaches_effect = |p: &str| {
+            let mut seen = std::collections::BTreeSet::new();
+            let mut todo = vec![p.to_string()];
+            while let Some(q) = todo.pop() {
+                if effects.contains(&q.as_str()) {
+                    return true;
+                }
+                if seen.insert(q.clone()) {
+                    todo.extend(graph.get(&q).into_iter().flatten().cloned());
+                }
+            }
+            false
+        };
+        let sound: Vec<&String> = graph.keys().filter(|p| !reaches_effect(p)).collect();
+        memoized += sound.len();
+        for c in cases(&text) {
+            if c.release_only && cfg!(debug_assertions) {
+                continue;
+            }
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
+            cmd.arg(&path).arg("-W").arg("none");
+            for p in &sound {
+                cmd.arg("--memo").arg(p);
+            }
+            if c.all {
+                cmd.arg("--all");
+            }
+            cmd.arg("-e").arg(&c.goal);
+            let out = cmd.output().expect("the lolli binary runs");
+            let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(str::to_string)
+                .collect();
+            if got != c.expected {
+                failures.push(format!(
+                    "{}:{}: `{}` with --memo {:?}\n--- expected\n{}\n--- got\n{}",
+                    path.display(),
+                    c.line,
+                    c.goal,
+                    sound,
+                    c.expected.join("\n"),
+                    got.join("\n")
+                ));
+            }
+        }
+    }
+    assert!(memoized > 20, "too few predicates memoized: {memoized}");
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
