@@ -246,18 +246,23 @@ impl Machine {
                 let heap = &mut self.store.heap.cells;
                 // One exact-size extend: no capacity check per cell.
                 let shift = (base as u32).wrapping_sub(start as u32);
-                heap.extend(t.cells[start..end].iter().enumerate().map(|(i, &cell)| match cell {
-                    Cell::Ref(s) => match slots[s.ix()] {
-                        Some(v) => v,
-                        None => {
-                            let v = Cell::Ref(Addr((base + i) as u32));
-                            slots[s.ix()] = Some(v);
-                            v
-                        }
-                    },
-                    Cell::Struct(p) => Cell::Struct(Addr(p.0.wrapping_add(shift))),
-                    other => other,
-                }));
+                heap.extend(
+                    t.cells[start..end]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &cell)| match cell {
+                            Cell::Ref(s) => match slots[s.ix()] {
+                                Some(v) => v,
+                                None => {
+                                    let v = Cell::Ref(Addr((base + i) as u32));
+                                    slots[s.ix()] = Some(v);
+                                    v
+                                }
+                            },
+                            Cell::Struct(p) => Cell::Struct(Addr(p.0.wrapping_add(shift))),
+                            other => other,
+                        }),
+                );
                 Cell::Struct(Addr(base as u32))
             }
             other => other,
