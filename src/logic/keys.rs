@@ -78,22 +78,36 @@ pub fn term_hash(
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
     let mut h = Hasher64::new();
-    // Constants, the common arguments, need no stack.
-    match deref(c) {
-        Cell::Atom(s) => {
-            h.add(1, s.0 as u64);
-            return Some(h.finish());
+    // Constants, and chains of one-argument terms ending in one (numerals
+    // like `s (s z)`), need no stack; the hash is the same as the general
+    // loop's below, which visits cells in the same order.
+    let mut budget = HASH_BUDGET;
+    let mut c = deref(c);
+    loop {
+        budget = budget.checked_sub(1)?;
+        match c {
+            Cell::Atom(s) => {
+                h.add(1, s.0 as u64);
+                return Some(h.finish());
+            }
+            Cell::Int(i) => {
+                h.add(2, i as u64);
+                return Some(h.finish());
+            }
+            Cell::Ref(_) | Cell::Bound(_) => return None,
+            Cell::Struct(a) => match cells[a.ix()] {
+                Cell::Functor(f, 1) => {
+                    h.add(5, ((f.0 as u64) << 32) | 1);
+                    c = deref(cells[a.ix() + 1]);
+                }
+                _ => break,
+            },
+            _ => break,
         }
-        Cell::Int(i) => {
-            h.add(2, i as u64);
-            return Some(h.finish());
-        }
-        Cell::Ref(_) | Cell::Bound(_) => return None,
-        _ => {}
     }
+    budget += 1;
     stack.clear();
     stack.push(c);
-    let mut budget = HASH_BUDGET;
     while let Some(c) = stack.pop() {
         budget = budget.checked_sub(1)?;
         match deref(c) {
