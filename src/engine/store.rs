@@ -54,6 +54,25 @@ impl Store {
             Cell::Struct(_) => {}
             _ => return true,
         }
+        // Chains of one-argument terms (numerals) need no work stack.
+        let mut t = t;
+        loop {
+            match self.heap.deref(t) {
+                Cell::Struct(a) => match self.heap.get(a) {
+                    Cell::Functor(f, 1) => {
+                        if self.heap.sym_birth(f) > v.0 {
+                            return false;
+                        }
+                        t = self.heap.arg(a, 0);
+                    }
+                    _ => break,
+                },
+                Cell::Ref(a) => return a != v,
+                Cell::Eigen(e) => return self.eigen_ok(v, e),
+                Cell::Atom(s) => return self.heap.sym_birth(s) <= v.0,
+                _ => return true,
+            }
+        }
         let mut scan = std::mem::take(&mut self.scan);
         scan.clear();
         scan.push(t);
