@@ -108,6 +108,10 @@ pub struct Entry {
     pub res: u32,
     /// Hash of its term, summed into the context hash while usable.
     pub rhash: u64,
+    /// For a template clause without variables: the heap address where its
+    /// term was built once when assumed (`u32::MAX` otherwise), so a match
+    /// shares that term instead of copying parts of the template.
+    pub ground: u32,
 }
 
 /// An alternative of a heap clause.
@@ -290,6 +294,7 @@ impl Context {
             assumed_by,
             res: crate::engine::memo::NO_RES,
             rhash: 0,
+            ground: u32::MAX,
         });
         id
     }

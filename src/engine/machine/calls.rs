@@ -95,6 +95,40 @@ impl Machine {
                 self.depth -= 1;
                 true
             }
+            Source::Template { tpl, .. } if entry.ground != NONE => {
+                // A ground fact built on the heap when it was assumed: unify
+                // with its head there (no copy of the template's subterms).
+                let t = &self.templates[tpl as usize];
+                let alt = &t.alts[item.alt as usize];
+                if !alt.body.is_empty() {
+                    return self.try_template(goal, item, parent);
+                }
+                let head = match (alt.head, t.root) {
+                    (Cell::Struct(a), Cell::Struct(r)) => {
+                        Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
+                    }
+                    (other, _) => other,
+                };
+                if !self.store.unify(head, goal) {
+                    return false;
+                }
+                if entry.linear {
+                    self.ctx.set_state(&mut self.store.trail, e, GONE);
+                }
+                let s = self.proof.slots.len() as u32;
+                self.node(parent, Rule::Atom, goal, e, s);
+                true
+            }
+            Source::Template { .. } => self.try_template(goal, item, parent),
+        }
+    }
+
+    /// Backchain on template clause `item` (its variables fresh for this use).
+    fn try_template(&mut self, goal: Cell, item: Item, parent: u32) -> bool {
+        let e = item.entry;
+        let entry = self.ctx.entries[e as usize];
+        match entry.source {
+            Source::Heap { .. } => false,
             Source::Template { tpl, env } => {
                 let t = self.templates[tpl as usize].clone();
                 let alt = &t.alts[item.alt as usize];

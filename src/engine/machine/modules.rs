@@ -125,6 +125,16 @@ impl Machine {
             let e = self
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
+            // A clause without variables is built on the heap once, here:
+            // matching it then shares that term (see `try_item`).
+            if c.template.nslots == 0 {
+                if let Cell::Struct(_) = c.template.root {
+                    let t = c.template.clone();
+                    if let Cell::Struct(a) = self.copy_template(&t, t.root, &mut []) {
+                        self.ctx.entries[e as usize].ground = a.0;
+                    }
+                }
+            }
             if self.ctx.memo.on {
                 self.identify(e);
             }
