@@ -125,6 +125,8 @@ pub struct HeapAlt {
     pub body: u32,
     /// Number of body goals.
     pub nbody: u32,
+    /// Whether the head is ground (it has a whole-atom index key).
+    pub ground: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -202,7 +204,8 @@ impl Context {
         [self.new_bucket(), self.new_bucket()]
     }
 
-    fn pred_index(&mut self, pred: (SymId, u32)) -> &mut PredIndex {
+    /// Make the index of `pred` if it has none yet.
+    fn ensure_pred(&mut self, pred: (SymId, u32)) {
         if !self.preds.contains_key(&pred) {
             let all = self.pair();
             let nonground = self.pair();
@@ -221,7 +224,6 @@ impl Context {
                 },
             );
         }
-        self.preds.get_mut(&pred).expect("inserted above")
     }
 
     /// Whether entry `e` can be used now.
@@ -352,56 +354,54 @@ impl Context {
         let linear = self.entries[e as usize].linear as usize;
         let side = 1 - linear; // 0: linear, 1: unbounded
         let item = Item { entry: e, alt };
-        let mut targets: Vec<BucketId> = Vec::with_capacity(2 + MAX_ARGS);
-        {
-            let nargs = (pred.1 as usize).min(MAX_ARGS);
-            let pi = self.pred_index(pred);
-            targets.push(pi.all[side]);
-            match keys.whole {
-                Some(_) => {}
-                None => targets.push(pi.nonground[side]),
-            }
-            for i in 0..nargs {
-                if keys.args[i].is_none() {
-                    targets.push(pi.arg_nonground[i][side]);
+        let nargs = (pred.1 as usize).min(MAX_ARGS);
+        // Every bucket the item joins: "all", whole head, each argument.
+        let mut targets = [BucketId(0); 2 + MAX_ARGS];
+        let mut n = 0;
+        let mut add = |b: BucketId| {
+            targets[n] = b;
+            n += 1;
+        };
+        self.ensure_pred(pred);
+        let mut fresh = 0;
+        let pi = self.preds.get_mut(&pred).expect("made above");
+        add(pi.all[side]);
+        match keys.whole {
+            None => add(pi.nonground[side]),
+            Some(h) => match pi.ground.get(&h) {
+                Some(b) => add(b[side]),
+                None => {
+                    let b0 = BucketId(self.buckets.len() as u32 + fresh);
+                    let b = [b0, BucketId(b0.0 + 1)];
+                    fresh += 2;
+                    pi.ground.insert(h, b);
+                    add(b[side]);
                 }
+            },
+        }
+        for i in 0..nargs {
+            match keys.args[i] {
+                None => add(pi.arg_nonground[i][side]),
+                Some(h) => match pi.arg_ground.get(&(i as u32, h)) {
+                    Some(b) => add(b[side]),
+                    None => {
+                        let b0 = BucketId(self.buckets.len() as u32 + fresh);
+                        let b = [b0, BucketId(b0.0 + 1)];
+                        fresh += 2;
+                        pi.arg_ground.insert((i as u32, h), b);
+                        add(b[side]);
+                    }
+                },
             }
         }
-        if let Some(h) = keys.whole {
-            let b = self.ground_bucket(pred, None, h);
-            targets.push(b[side]);
+        for _ in 0..fresh {
+            self.buckets.push(Vec::new());
         }
-        for i in 0..(pred.1 as usize).min(MAX_ARGS) {
-            if let Some(h) = keys.args[i] {
-                let b = self.ground_bucket(pred, Some(i as u32), h);
-                targets.push(b[side]);
-            }
-        }
-        for b in targets {
+        for &b in &targets[..n] {
             self.push_item(trail, b, item);
         }
         let entry = &mut self.entries[e as usize];
         entry.nmemb = self.memberships.len() as u32 - entry.memb;
-    }
-
-    fn ground_bucket(&mut self, pred: (SymId, u32), arg: Option<u32>, h: u64) -> [BucketId; 2] {
-        let existing = {
-            let pi = self.pred_index(pred);
-            match arg {
-                None => pi.ground.get(&h).copied(),
-                Some(i) => pi.arg_ground.get(&(i, h)).copied(),
-            }
-        };
-        if let Some(b) = existing {
-            return b;
-        }
-        let b = self.pair();
-        let pi = self.pred_index(pred);
-        match arg {
-            None => pi.ground.insert(h, b),
-            Some(i) => pi.arg_ground.insert((i, h), b),
-        };
-        b
     }
 
     /// End the scope of entries `first .. end`: they become `GONE` and leave

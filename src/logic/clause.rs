@@ -66,15 +66,16 @@ pub fn split_assumed(
     bang: bool,
     out: &mut Vec<Assumed>,
 ) -> Result<(), ClauseError> {
-    let mut stack = vec![(root, bang)];
-    while let Some((c, bang)) = stack.pop() {
+    let mut stack = Vec::new();
+    let mut next = Some((root, bang));
+    while let Some((c, bang)) = next.take().or_else(|| stack.pop()) {
         let c = deref(c);
         match view(cells, c) {
             Some((f, 2, a)) if f == sym::COMMA => {
                 stack.push((cells[a + 1], bang));
-                stack.push((cells[a], bang));
+                next = Some((cells[a], bang));
             }
-            Some((f, 1, a)) if f == sym::BANG => stack.push((cells[a], true)),
+            Some((f, 1, a)) if f == sym::BANG => next = Some((cells[a], true)),
             Some(_) => out.push(Assumed { clause: c, bang }),
             None => match c {
                 Cell::Ref(_) => return Err(ClauseError::Unbound),
@@ -95,13 +96,16 @@ pub fn clause_alts(
     // Depth-first, left to right: each entry is a clause and the body goals
     // that follow its own body.  Pushing `R2` before `R1` makes `R1`'s
     // alternatives come out first.
-    let mut stack: Vec<(Cell, Vec<Body>)> = vec![(root, Vec::new())];
-    while let Some((c, outer)) = stack.pop() {
+    // The clause being classified is kept out of the stack, which therefore
+    // stays empty (and unallocated) for a clause without `&`.
+    let mut stack: Vec<(Cell, Vec<Body>)> = Vec::new();
+    let mut next = Some((root, Vec::new()));
+    while let Some((c, outer)) = next.take().or_else(|| stack.pop()) {
         let c = deref(c);
         match view(cells, c) {
             Some((f, 2, a)) if f == sym::WITH => {
                 stack.push((cells[a + 1], outer.clone()));
-                stack.push((cells[a], outer));
+                next = Some((cells[a], outer));
             }
             Some((f, 2, a)) if f == sym::NECK || f == sym::LOLLI => {
                 let (r, g) = if f == sym::NECK {
@@ -111,7 +115,7 @@ pub fn clause_alts(
                 };
                 let mut body = vec![Body::Goal(cells[g])];
                 body.extend(outer);
-                stack.push((cells[r], body));
+                next = Some((cells[r], body));
             }
             Some((f, 2, a)) if f == sym::RIMP || f == sym::IMP => {
                 let (r, g) = if f == sym::RIMP {
@@ -121,7 +125,7 @@ pub fn clause_alts(
                 };
                 let mut body = vec![Body::Bang(cells[g])];
                 body.extend(outer);
-                stack.push((cells[r], body));
+                next = Some((cells[r], body));
             }
             Some((f, 2, _)) if f == sym::FORALL || f == sym::EXISTS => {
                 return Err(ClauseError::HasBinder)

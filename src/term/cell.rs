@@ -74,6 +74,8 @@ pub struct Heap {
     /// length when they were made (variables below it may not capture them);
     /// 0 for every other symbol.  Indexed by symbol id.
     pub sym_birth: Vec<u32>,
+    /// The largest entry of `sym_birth` ever set.
+    pub max_sym_birth: u32,
 }
 
 impl Heap {
@@ -146,8 +148,10 @@ impl Heap {
     pub fn deref(&self, mut c: Cell) -> Cell {
         while let Cell::Ref(a) = c {
             let next = self.cells[a.ix()];
-            if next == c {
-                return c;
+            if let Cell::Ref(b) = next {
+                if b == a {
+                    return c;
+                }
             }
             c = next;
         }
@@ -187,6 +191,17 @@ impl Heap {
             self.sym_birth.resize(i + 1, 0);
         }
         self.sym_birth[i] = self.cells.len() as u32;
+        self.max_sym_birth = self.max_sym_birth.max(self.cells.len() as u32);
+    }
+
+    /// Whether a variable at `v` may be bound to any term without capturing
+    /// a name made after it: no eigenvariable and no fresh symbol is younger
+    /// than `v`.  (Eigenvariables are made in heap order, so the newest has
+    /// the largest birth; `max_sym_birth` only grows, which errs on the side
+    /// of checking.)
+    #[inline]
+    pub fn no_scoped_names_after(&self, v: Addr) -> bool {
+        self.max_sym_birth <= v.0 && self.eigens.last().is_none_or(|e| e.birth <= v)
     }
 
     /// Whether the term contains no unbound variable.

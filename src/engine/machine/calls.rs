@@ -35,16 +35,54 @@ impl Machine {
                 goal,
                 cursor,
                 parent,
-                origin,
                 depth: self.depth,
             });
         }
         let more = Context::has_more(&cursor);
         let ok = self.try_item(goal, item, parent);
-        if !ok && !more && self.tracer.is_some() {
+        self.traced_try(goal, item, ok, more);
+        Ok(ok)
+    }
+
+    /// Try the next candidates of the newest choice point, a `Clauses`
+    /// alternative whose state was just restored: the choice is updated in
+    /// place while candidates remain after the one tried, popped otherwise.
+    pub(super) fn retry(&mut self, goal: Cell, mut cursor: Cursor, parent: u32) -> Step {
+        let item = self.ctx.next_usable(&mut cursor);
+        let more = item.is_some() && Context::has_more(&cursor);
+        if more {
+            if let Some(Choice {
+                alt: Alternative::Clauses { cursor: c, .. },
+                ..
+            }) = self.choices.last_mut()
+            {
+                *c = cursor;
+            }
+        } else {
+            self.choices.pop();
+            self.update_hb();
+        }
+        let Some(item) = item else {
+            if self.tracer.is_some() {
+                self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
+            }
+            return Ok(false);
+        };
+        let ok = self.try_item(goal, item, parent);
+        self.traced_try(goal, item, ok, more);
+        Ok(ok)
+    }
+
+    /// Report a candidate's outcome to the tracer, if one is installed.
+    #[inline]
+    fn traced_try(&mut self, goal: Cell, item: Item, ok: bool, more: bool) {
+        if self.tracer.is_none() {
+            return;
+        }
+        if !ok && !more {
             self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
         }
-        if ok && self.tracer.is_some() {
+        if ok {
             let linear = self.ctx.entries[item.entry as usize].linear;
             let kind = if linear {
                 crate::engine::trace::TraceKind::Resource
@@ -54,7 +92,6 @@ impl Machine {
             let text = self.entry_text(item.entry);
             self.trace(kind, goal, text);
         }
-        Ok(ok)
     }
 
     /// Push a body goal (a heap term) of the clause in entry `e`.
@@ -80,7 +117,12 @@ impl Machine {
         match entry.source {
             Source::Heap { alts, .. } => {
                 let alt = self.ctx.heap_alts[(alts + item.alt) as usize];
-                if !self.store.unify(alt.head, goal) {
+                let unified = if alt.ground {
+                    self.store.unify_ground(goal, alt.head)
+                } else {
+                    self.store.unify(alt.head, goal)
+                };
+                if !unified {
                     return false;
                 }
                 if entry.linear {
@@ -109,7 +151,7 @@ impl Machine {
                     }
                     (other, _) => other,
                 };
-                if !self.store.unify(head, goal) {
+                if !self.store.unify_ground(goal, head) {
                     return false;
                 }
                 if entry.linear {

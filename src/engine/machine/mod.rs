@@ -219,7 +219,6 @@ enum Alternative {
         goal: Cell,
         cursor: Cursor,
         parent: u32,
-        origin: u32,
         depth: u32,
     },
     Goal {
@@ -828,16 +827,15 @@ impl Machine {
                     goal,
                     cursor,
                     parent,
-                    origin,
                     depth,
                 } => {
-                    self.choices.pop();
-                    self.update_hb();
+                    // The choice stays for the candidates after this one
+                    // (the state it saved is the state just restored).
                     self.depth = depth;
                     if self.tracer.is_some() {
                         self.trace(crate::engine::trace::TraceKind::Redo, goal, String::new());
                     }
-                    if self.call(goal, cursor, parent, origin)? {
+                    if self.retry(goal, cursor, parent)? {
                         return Ok(true);
                     }
                 }

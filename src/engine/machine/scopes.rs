@@ -244,7 +244,13 @@ impl Machine {
         }
         self.check_heads(alts.iter().map(|a| a.pred), goal, origin)?;
         let start = self.ctx.heap_alts.len() as u32;
+        let mut keys = Vec::with_capacity(alts.len());
         for a in &alts {
+            let (pred, k) = {
+                let heap = &self.store.heap;
+                keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
+            };
+            keys.push((pred, k));
             let body = self.ctx.bodies.len() as u32;
             self.ctx.bodies.extend_from_slice(&a.body);
             self.ctx.heap_alts.push(crate::engine::context::HeapAlt {
@@ -252,6 +258,7 @@ impl Machine {
                 pred: a.pred,
                 body,
                 nbody: a.body.len() as u32,
+                ground: k.whole.is_some(),
             });
         }
         let e = self.ctx.push_entry(
@@ -266,13 +273,9 @@ impl Machine {
         if self.ctx.memo.on {
             self.identify(e);
         }
-        for (k, a) in alts.iter().enumerate().rev() {
-            let (pred, keys) = {
-                let heap = &self.store.heap;
-                keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
-            };
+        for (k, (pred, keys)) in keys.iter().enumerate().rev() {
             self.ctx
-                .index(&mut self.store.trail, e, k as u32, pred, &keys);
+                .index(&mut self.store.trail, e, k as u32, *pred, keys);
         }
         Ok(())
     }
