@@ -9,6 +9,10 @@
 use super::trail::{Trail, Undo};
 use crate::term::{Addr, Cell, Heap};
 
+/// How deep [`Store::unify_ground`] recurses before handing over to the
+/// iterative [`Store::unify`].
+const GROUND_DEPTH: u32 = 32;
+
 /// Heap, trail and the boundary for conditional trailing.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -22,8 +26,6 @@ pub struct Store {
     pairs: Vec<(Cell, Cell)>,
     /// Scratch stack for the occurs check.
     scan: Vec<Cell>,
-    /// Scratch stack for [`Store::unify_ground`].
-    ground_pairs: Vec<(Cell, Cell)>,
 }
 
 impl Store {
@@ -181,51 +183,49 @@ impl Store {
     /// scope check when no eigenvariable or fresh symbol is younger than it.
     /// Any pair of another shape is handed to `unify`.
     pub fn unify_ground(&mut self, g: Cell, h: Cell) -> bool {
-        let mut pairs = std::mem::take(&mut self.ground_pairs);
-        pairs.clear();
-        pairs.push((g, h));
-        let mut ok = true;
-        while let Some((g, h)) = pairs.pop() {
-            let g = self.heap.deref(g);
-            let h = self.heap.deref(h);
+        self.unify_ground_at(g, h, 0)
+    }
+
+    /// [`Store::unify_ground`] at nesting `depth`: recursion over all but the
+    /// last argument (the last one loops, so a numeral or a list's spine
+    /// costs no depth); deeper than [`GROUND_DEPTH`], `unify` takes over.
+    fn unify_ground_at(&mut self, mut g: Cell, mut h: Cell, depth: u32) -> bool {
+        loop {
+            g = self.heap.deref(g);
+            h = self.heap.deref(h);
             match (g, h) {
                 (Cell::Ref(x), _) => {
                     if self.heap.no_scoped_names_after(x) || self.can_bind(x, h) {
                         self.bind(x, h);
-                    } else {
-                        ok = false;
-                        break;
+                        return true;
                     }
+                    return false;
                 }
                 (Cell::Struct(x), Cell::Struct(y)) => {
                     if x == y {
-                        continue;
+                        return true;
                     }
                     let fx = self.heap.get(x);
-                    if fx == self.heap.get(y) {
-                        if let Cell::Functor(_, n) = fx {
-                            for i in (0..n).rev() {
-                                pairs.push((self.heap.arg(x, i), self.heap.arg(y, i)));
+                    match fx {
+                        Cell::Functor(_, n)
+                            if n > 0 && depth < GROUND_DEPTH && fx == self.heap.get(y) =>
+                        {
+                            for i in 0..n - 1 {
+                                let (a, b) = (self.heap.arg(x, i), self.heap.arg(y, i));
+                                if !self.unify_ground_at(a, b, depth + 1) {
+                                    return false;
+                                }
                             }
-                            continue;
+                            g = self.heap.arg(x, n - 1);
+                            h = self.heap.arg(y, n - 1);
                         }
-                    }
-                    if !self.unify(g, h) {
-                        ok = false;
-                        break;
+                        _ => return self.unify(g, h),
                     }
                 }
-                (Cell::Atom(a), Cell::Atom(b)) if a == b => {}
-                _ => {
-                    if !self.unify(g, h) {
-                        ok = false;
-                        break;
-                    }
-                }
+                (Cell::Atom(a), Cell::Atom(b)) if a == b => return true,
+                _ => return self.unify(g, h),
             }
         }
-        self.ground_pairs = pairs;
-        ok
     }
 
     /// If `c` is a variable application `$apply(F, a1, .., an)` whose head
