@@ -88,6 +88,18 @@ pub struct MemoTable {
     terms: HashMap<Vec<u64>, u32, FastHash>,
     /// Counters.
     pub stats: MemoStats,
+    /// Reused buffers (no allocation per memoized call or assumed resource).
+    scratch: Scratch,
+}
+
+/// Buffers reused by key computations.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    toks: Vec<u64>,
+    vars: Vec<Cell>,
+    stack: Vec<Cell>,
+    linear: Vec<u32>,
+    unbounded: Vec<u32>,
 }
 
 impl Default for MemoTable {
@@ -107,6 +119,7 @@ impl MemoTable {
             older_len: 0,
             terms: HashMap::default(),
             stats: MemoStats::default(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -120,15 +133,25 @@ impl MemoTable {
     }
 
     /// The id of a ground term given as canonical tokens.
-    pub fn intern(&mut self, tokens: Vec<u64>) -> u32 {
+    pub fn intern(&mut self, tokens: &[u64]) -> u32 {
+        if let Some(&id) = self.terms.get(tokens) {
+            return id;
+        }
         let next = self.terms.len() as u32;
-        *self.terms.entry(tokens).or_insert(next)
+        self.terms.insert(tokens.to_vec(), next);
+        next
     }
 
     /// Whether the table holds `key` under `hash`.
     pub fn contains(&self, hash: u64, key: &Key) -> bool {
-        self.newer.get(&hash).is_some_and(|ks| ks.contains(key))
-            || self.older.get(&hash).is_some_and(|ks| ks.contains(key))
+        self.contains_parts(hash, &key.goal, &key.linear, &key.unbounded)
+    }
+
+    /// Whether the table holds the key with these parts under `hash`.
+    fn contains_parts(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
+        let same = |k: &Key| k.goal == goal && k.linear == linear && k.unbounded == unbounded;
+        self.newer.get(&hash).is_some_and(|ks| ks.iter().any(same))
+            || self.older.get(&hash).is_some_and(|ks| ks.iter().any(same))
     }
 
     /// Whether any key has this hash (a cheap first test).
@@ -168,8 +191,15 @@ pub struct MemoCall {
 /// Canonical tokens of a term: cells in preorder, variables numbered by
 /// first occurrence (`vars` carries the numbering).  `None` if the term
 /// holds a `forall` constant (its scope is not part of a key).
-pub fn tokens(heap: &Heap, c: Cell, vars: &mut Vec<Cell>, out: &mut Vec<u64>) -> Option<()> {
-    let mut stack = vec![c];
+pub fn tokens(
+    heap: &Heap,
+    c: Cell,
+    vars: &mut Vec<Cell>,
+    out: &mut Vec<u64>,
+    stack: &mut Vec<Cell>,
+) -> Option<()> {
+    stack.clear();
+    stack.push(c);
     while let Some(c) = stack.pop() {
         let c = heap.deref(c);
         match c {
@@ -254,10 +284,12 @@ impl Machine {
         if !entry.linear && e < self.ctx.memo.base {
             return;
         }
-        let mut toks = Vec::new();
-        let mut vars = Vec::new();
+        let mut sc = std::mem::take(&mut self.memo.scratch);
+        sc.toks.clear();
+        sc.vars.clear();
+        let (toks, vars, stack) = (&mut sc.toks, &mut sc.vars, &mut sc.stack);
         let ok = match entry.source {
-            Source::Heap { clause, .. } => tokens(&self.store.heap, clause, &mut vars, &mut toks),
+            Source::Heap { clause, .. } => tokens(&self.store.heap, clause, vars, toks, stack),
             Source::Template { tpl, env } => {
                 let t = self.templates[tpl as usize].clone();
                 if entry.linear {
@@ -266,40 +298,51 @@ impl Machine {
                         *slot = Some(self.ctx.envs[env as usize + i]);
                     }
                     let c = self.copy_template(&t, t.root, &mut slots);
-                    tokens(&self.store.heap, c, &mut vars, &mut toks)
+                    tokens(&self.store.heap, c, vars, toks, stack)
                 } else {
                     toks.push((10 << 60) | tpl as u64);
                     let mut r = Some(());
                     for i in 0..t.env_len as usize {
                         let c = self.ctx.envs[env as usize + i];
-                        r = r.and_then(|_| tokens(&self.store.heap, c, &mut vars, &mut toks));
+                        r = r.and_then(|_| tokens(&self.store.heap, c, vars, toks, stack));
                     }
                     r
                 }
             }
         };
-        let rhash = hash_tokens(&toks);
+        let rhash = hash_tokens(toks);
         let res = if ok.is_some() && vars.is_empty() {
             self.memo.intern(toks)
         } else {
             NO_RES
         };
+        self.memo.scratch = sc;
         self.ctx.set_identity(e, res, rhash);
     }
 
     /// At a call of a memoized predicate: false if the table says it fails;
     /// otherwise set up the detection of its failure (when the key is exact).
     pub(crate) fn memo_enter(&mut self, goal: Cell) -> bool {
-        let Some(hash) = self.memo_hash(goal) else {
+        let mut sc = std::mem::take(&mut self.memo.scratch);
+        let known = match self.memo_hash(goal, &mut sc) {
+            None => None,
+            Some(hash) => {
+                // `memo_hash` left the call's tokens in the scratch.
+                let hit = self.memo.may_contain(hash) && {
+                    self.usable_ids(&mut sc);
+                    self.memo
+                        .contains_parts(hash, &sc.toks, &sc.linear, &sc.unbounded)
+                };
+                Some((hash, hit))
+            }
+        };
+        self.memo.scratch = sc;
+        let Some((hash, hit)) = known else {
             return true;
         };
-        if self.memo.may_contain(hash) {
-            if let Some(key) = self.memo_key(goal) {
-                if self.memo.contains(hash, &key) {
-                    self.memo.stats.hits += 1;
-                    return false;
-                }
-            }
+        if hit {
+            self.memo.stats.hits += 1;
+            return false;
         }
         self.memo.stats.misses += 1;
         let call = self.memo_calls_len();
@@ -312,46 +355,46 @@ impl Machine {
         true
     }
 
-    /// The hash of the key of `goal` now, if the call can be memoized.
-    fn memo_hash(&self, goal: Cell) -> Option<u64> {
+    /// The hash of the key of `goal` now, if the call can be memoized; the
+    /// call's tokens are left in `sc.toks`.
+    fn memo_hash(&self, goal: Cell, sc: &mut Scratch) -> Option<u64> {
         let m = &self.ctx.memo;
         if !self.ctx.restrictions.is_empty() || m.lin_nonground != 0 || m.unb_nonground != 0 {
             return None;
         }
-        let mut toks = Vec::new();
-        let mut vars = Vec::new();
-        tokens(&self.store.heap, goal, &mut vars, &mut toks)?;
+        sc.toks.clear();
+        sc.vars.clear();
+        tokens(
+            &self.store.heap,
+            goal,
+            &mut sc.vars,
+            &mut sc.toks,
+            &mut sc.stack,
+        )?;
         let mut h = crate::term::cell::Hasher64::new();
-        h.add(1, hash_tokens(&toks));
+        h.add(1, hash_tokens(&sc.toks));
         h.add(2, m.lin_hash);
         h.add(3, m.unb_hash);
         Some(h.finish())
     }
 
-    /// The exact key of `goal` in the current context.
-    fn memo_key(&self, goal: Cell) -> Option<Key> {
-        let mut toks = Vec::new();
-        let mut vars = Vec::new();
-        tokens(&self.store.heap, goal, &mut vars, &mut toks)?;
-        let mut linear = Vec::new();
-        let mut unbounded = Vec::new();
+    /// The sorted interned ids of the usable linear resources and of the
+    /// assumed unbounded clauses, into `sc.linear` and `sc.unbounded`.
+    fn usable_ids(&self, sc: &mut Scratch) {
+        sc.linear.clear();
+        sc.unbounded.clear();
         for (i, e) in self.ctx.entries.iter().enumerate() {
             if e.state != super::context::AVAIL {
                 continue;
             }
             if e.linear {
-                linear.push(e.res);
+                sc.linear.push(e.res);
             } else if i as u32 >= self.ctx.memo.base {
-                unbounded.push(e.res);
+                sc.unbounded.push(e.res);
             }
         }
-        linear.sort_unstable();
-        unbounded.sort_unstable();
-        Some(Key {
-            goal: toks,
-            linear,
-            unbounded,
-        })
+        sc.linear.sort_unstable();
+        sc.unbounded.sort_unstable();
     }
 
     /// Backtracking reached the `MemoFail` choice of call `call` (the state is
@@ -363,8 +406,26 @@ impl Machine {
         if c.proved {
             return;
         }
-        if let Some(key) = self.memo_key(c.goal) {
+        let mut sc = std::mem::take(&mut self.memo.scratch);
+        sc.toks.clear();
+        sc.vars.clear();
+        if tokens(
+            &self.store.heap,
+            c.goal,
+            &mut sc.vars,
+            &mut sc.toks,
+            &mut sc.stack,
+        )
+        .is_some()
+        {
+            self.usable_ids(&mut sc);
+            let key = Key {
+                goal: sc.toks.clone(),
+                linear: sc.linear.clone(),
+                unbounded: sc.unbounded.clone(),
+            };
             self.memo.insert(c.hash, key);
         }
+        self.memo.scratch = sc;
     }
 }

@@ -280,7 +280,12 @@ impl std::hash::Hasher for FastHasher {
     }
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        // Eight bytes per step (slices of integers arrive here as bytes).
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
             self.write_u64(b as u64);
         }
     }
