@@ -598,8 +598,20 @@ impl Machine {
                 // Only reachable if a query was not started.
                 return Ok(Event::Exhausted);
             }
-            let frame = self.frames[self.cont as usize];
+            let at = self.cont;
+            let frame = self.frames[at as usize];
             self.cont = frame.next;
+            // The newest frame, once taken, is garbage unless a choice point
+            // will resume a continuation through it: one made after it was
+            // pushed.  (Choice points' saved frame counts never decrease
+            // from older to newer, since a frame below the newest choice's
+            // count is never reclaimed.)  Deterministic recursion thus runs
+            // in constant frame space.
+            if at as usize + 1 == self.frames.len()
+                && self.choices.last().is_none_or(|c| c.frames <= at)
+            {
+                self.frames.pop();
+            }
             self.depth = frame.depth;
             let ok = match frame.action {
                 Action::Solve {
