@@ -241,8 +241,10 @@ impl Session {
         if !path.is_file() {
             return Err(vec![missing_file(path)]);
         }
-        let stem = module_name_of(path);
-        let loaded = self.machine.module_at(path, Some(&stem))?;
+        // A file named by its path may declare any module name (only
+        // `--o` and `load`, which find a file by module name, need the two
+        // to agree).
+        let loaded = self.machine.module_at(path, None)?;
         self.assume_base(&loaded);
         self.loaded(loaded.module.file);
         Ok(())

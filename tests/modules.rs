@@ -223,6 +223,27 @@ fn a_file_on_the_command_line_is_loaded_like_a_module() {
 }
 
 #[test]
+fn a_file_on_the_command_line_may_declare_another_module_name() {
+    // A copy of a program under another file name (a new board, say) is
+    // loaded by its path whatever its header says ...
+    let dir = modules("renamed");
+    write_file(
+        &dir.join("board2.lolli"),
+        "MODULE solitaire.\nLINEAR b z peg.\nmove :- b z peg.\n",
+    );
+    assert_eq!(run(&dir, &["board2.lolli", "-e", "move"]), ok("yes\n"));
+    // ... but a module found by name must declare that name.
+    let r = run(&dir, &["-e", "board2 --o move"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("this file declares module `solitaire`, but it is loaded as module `board2`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn a_missing_module_names_the_directories_searched() {
     let dir = modules("missing");
     assert_eq!(
