@@ -33,6 +33,21 @@ fn show(goal: &str) -> String {
 // ------------------------------------------------------------------ goals
 
 #[test]
+fn a_goal_may_be_written_with_the_query_prompt() {
+    assert_eq!(lolli(&["-e", "?- X = f a."]), ok("X = f a\n"));
+    // Piped to the top level, as in seed 004's transcript.
+    let dir = temp_dir("prompt");
+    write_file(
+        &dir.join("board.lolli"),
+        "MODULE board.\nLINEAR cell a.\ntake :- cell a.\n",
+    );
+    assert_eq!(
+        lolli_in(&dir, &[], "?- board --o top.\n?- take.\n", &[]),
+        ok("yes\n")
+    );
+}
+
+#[test]
 fn a_goal_with_no_variables_answers_yes_or_no() {
     assert_eq!(lolli(&["-e", "true"]), ok("yes\n"));
     assert_eq!(lolli(&["-e", "fail"]), status("no\n", 1));

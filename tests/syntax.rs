@@ -882,6 +882,22 @@ fn keywords_are_not_names() {
     assert_eq!(g("p 'MODULE'"), "(p MODULE)");
 }
 
+#[test]
+fn a_goal_may_start_with_the_query_prompt() {
+    // As copied from a Lolli or Prolog transcript.
+    assert_eq!(g("?- jump (s z)."), "(jump (s z))");
+    assert_eq!(g("  ?- p X, q"), g("p X, q"));
+    // Spans still point into the text as typed.
+    let e = goal_err("?- p (");
+    assert_eq!(e.span, 5..6);
+    assert_eq!(goal_err("?-").span, 2..2);
+    // Only at the start, and only for goals: a term read by `read` is data.
+    assert!(parse_goal("p ?- q").is_err());
+    assert!(parse_term("?- q").is_err());
+    assert!(!is_complete("?- p (a,"));
+    assert!(is_complete("?- p (a)."));
+}
+
 // ------------------------------------------------------------------ is_complete
 
 #[test]

@@ -117,8 +117,28 @@ fn parse_item(parser: &grammar::ItemParser, chunk: &[Spanned]) -> Result<Item, S
 }
 
 /// Parses one formula (a goal typed at the prompt); the final `.` is optional,
-/// and nothing may follow it.
+/// and nothing may follow it.  A leading `?-` is ignored, so a query copied
+/// from a Lolli or Prolog transcript runs as written.
 pub fn parse_goal(src: &str) -> Result<Term, SyntaxError> {
+    parse_term_text(&without_prompt(src))
+}
+
+/// `src` with a leading `?-` (Lolli's and Prolog's query prompt, as copied
+/// from a transcript) blanked out; offsets, and so spans, are unchanged.
+fn without_prompt(src: &str) -> std::borrow::Cow<'_, str> {
+    let body = src.trim_start();
+    match body.strip_prefix("?-") {
+        Some(_) => {
+            let at = src.len() - body.len();
+            let mut owned = src.to_string();
+            owned.replace_range(at..at + 2, "  ");
+            std::borrow::Cow::Owned(owned)
+        }
+        None => std::borrow::Cow::Borrowed(src),
+    }
+}
+
+fn parse_term_text(src: &str) -> Result<Term, SyntaxError> {
     let (tokens, errors) = lexer::tokenize(src);
     if let Some(e) = errors.into_iter().next() {
         return Err(e.into());
@@ -135,9 +155,10 @@ pub fn parse_goal(src: &str) -> Result<Term, SyntaxError> {
         .map_err(|e| translate(e, &tokens, Context::Goal))
 }
 
-/// Parses one term (used by `read`): the same as [`parse_goal`].
+/// Parses one term (used by `read`): the same as [`parse_goal`], without
+/// the `?-` prompt.
 pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
-    parse_goal(src)
+    parse_term_text(src)
 }
 
 /// For a REPL: true when no more input is needed, i.e. `src` has a
@@ -146,7 +167,7 @@ pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
 /// closes nothing).  False for input that is only blank or comments.
 pub fn is_complete(src: &str) -> bool {
     let mut depth: usize = 0;
-    for item in Lexer::new(src) {
+    for item in Lexer::new(&without_prompt(src)) {
         match item {
             Err(_) => return true,
             Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
