@@ -30,6 +30,12 @@
 //! (a persistent list of frames), the choice-point stack and the proof log.
 //! A choice point saves the lengths of every arena and the trail mark, so
 //! backtracking is "undo the trail, truncate the arenas"; nothing is copied.
+//! Resuming a clause choice keeps the choice point and advances its cursor;
+//! it is popped with its last candidate.
+//! A frame taken off the continuation is reclaimed at once when it is the
+//! newest frame and no choice point was made after it was pushed; so the
+//! frame counts saved by choice points never decrease from older to newer,
+//! and deterministic recursion runs in constant frame space.
 
 mod calls;
 mod effects;
