@@ -9,7 +9,7 @@
 //!
 //! Invariant: an answer of `findall` lives on the heap only until the
 //! sub-search backtracks (backtracking truncates the heap), so each instance
-//! of the template is copied out to an [`Owned`] term at once and rebuilt on
+//! of the template is copied out to an `Owned` term at once and rebuilt on
 //! the heap after the sub-search has returned.  Unbound variables of an
 //! answer become fresh variables (shared within that answer).
 //!

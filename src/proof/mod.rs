@@ -2,12 +2,12 @@
 //! independent checker.
 //!
 //! The engine records a log of the rules it applied on the successful
-//! branch (`Machine::proof`, when `Options::proofs` is on); [`build`] turns
+//! branch (`Machine::proof`, when `Options::proofs` is on); [`build()`] turns
 //! it into an owned [`Proof`] after an answer.  The printers show a proof as
 //! an indented tree ([`print_tree`]), JSON lines ([`print_json`]), a
 //! bussproofs derivation ([`print_latex`]) or a Graphviz graph
 //! ([`print_dot`]); [`moves`] lists the uses of one predicate's clauses with
-//! the resources each consumed and assumed; [`check`] verifies a proof
+//! the resources each consumed and assumed; [`check()`] verifies a proof
 //! without the search code.
 
 pub mod build;
