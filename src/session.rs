@@ -36,7 +36,7 @@ use crate::diagnostics::{render, Error, Warning};
 use crate::engine::context::{Source, GONE};
 use crate::engine::foreign::value_of;
 pub use crate::engine::foreign::{ForeignFn, Value};
-use crate::engine::machine::{Loaded, NONE};
+use crate::engine::machine::{Loaded, Parsed, NONE};
 use crate::engine::{Event, Host, Machine, Options, StdHost};
 use crate::logic::module::{find_module, module_name_of};
 use crate::source::FileId;
@@ -137,6 +137,9 @@ pub struct Session {
     checked: Vec<FileId>,
     /// Sources loaded into the base whose warnings are still to be taken.
     unchecked: Vec<FileId>,
+    /// The parsed items of the unchecked sources, kept from their loading
+    /// so that taking the warnings does not parse them again.
+    parsed: Vec<(FileId, Parsed)>,
 }
 
 impl Default for Session {
@@ -191,6 +194,7 @@ impl Session {
             machine: Machine::new(options, host),
             checked: Vec::new(),
             unchecked: Vec::new(),
+            parsed: Vec::new(),
             prelude: Vec::new(),
         }
     }
@@ -244,9 +248,9 @@ impl Session {
         // A file named by its path may declare any module name (only
         // `--o` and `load`, which find a file by module name, need the two
         // to agree).
-        let loaded = self.machine.module_at(path, None)?;
+        let (loaded, items) = self.machine.module_at_parsed(path, None)?;
         self.assume_base(&loaded);
-        self.loaded(loaded.module.file);
+        self.loaded(&loaded, items);
         Ok(())
     }
 
@@ -262,9 +266,9 @@ impl Session {
     /// assert_eq!(s.query("member X (a :: b :: nil)").unwrap().count(), 1);
     /// ```
     pub fn load_str(&mut self, name: &str, text: &str) -> Result<(), Vec<Error>> {
-        let loaded = self.compile_str(name, text)?;
+        let (loaded, items) = self.compile_str(name, text)?;
         self.assume_base(&loaded);
-        self.loaded(loaded.module.file);
+        self.loaded(&loaded, Some(items));
         Ok(())
     }
 
@@ -296,14 +300,14 @@ impl Session {
     /// ```
     pub fn add_resource(&mut self, text: &str) -> Result<(), Vec<Error>> {
         let text = with_final_stop(text);
-        let mut loaded = self.compile_str("<resource>", &text)?;
+        let (mut loaded, items) = self.compile_str("<resource>", &text)?;
         let mut module = (*loaded.module).clone();
         for c in &mut module.clauses {
             c.linear = true;
         }
         loaded.module = std::rc::Rc::new(module);
         self.assume_base(&loaded);
-        self.loaded(loaded.module.file);
+        self.loaded(&loaded, Some(items));
         Ok(())
     }
 
@@ -332,15 +336,21 @@ impl Session {
         self.machine.foreign.register(s, arity, f);
     }
 
-    fn compile_str(&mut self, name: &str, text: &str) -> Result<Loaded, Vec<Error>> {
+    fn compile_str(&mut self, name: &str, text: &str) -> Result<(Loaded, Parsed), Vec<Error>> {
         let file = self.machine.sources.add(name, text);
         let stem = module_name_of(Path::new(name));
-        self.machine.compile_text(text, file, &stem, None)
+        self.machine.compile_parsed(text, file, &stem, None)
     }
 
-    fn loaded(&mut self, file: FileId) {
+    /// Note a source loaded into the base, with its parsed items if they
+    /// are at hand, for the next [`Session::take_warnings`].
+    fn loaded(&mut self, loaded: &Loaded, items: Option<Parsed>) {
+        let file = loaded.module.file;
         if !self.checked.contains(&file) && !self.unchecked.contains(&file) {
             self.unchecked.push(file);
+            if let Some(items) = items {
+                self.parsed.push((file, items));
+            }
         }
     }
 
@@ -349,17 +359,28 @@ impl Session {
     /// and the modules they name.  Load several files, then take the
     /// warnings once, so that calls from one file to another are understood.
     pub fn take_warnings(&mut self) -> Vec<Warning> {
+        // The sources to judge were parsed when they were loaded; the ones
+        // judged before (the context) are parsed again.
         let parse = |s: &Session, f: FileId| {
             let text = s.machine.sources.get(f).map_or("", |f| f.text.as_str());
-            crate::syntax::parse_program(text).0
+            std::rc::Rc::new(crate::syntax::parse_program(text).0)
         };
-        let checked: Vec<(FileId, Vec<crate::syntax::Item>)> = self
+        let parsed = std::mem::take(&mut self.parsed);
+        let fresh: Vec<(FileId, Parsed)> = self
             .unchecked
             .iter()
-            .map(|&f| (f, parse(self, f)))
+            .map(|&f| match parsed.iter().find(|(g, _)| *g == f) {
+                Some((_, items)) => (f, items.clone()),
+                None => (f, parse(self, f)),
+            })
             .collect();
-        let context: Vec<Vec<crate::syntax::Item>> =
-            self.checked.iter().map(|&f| parse(self, f)).collect();
+        drop(parsed);
+        let old: Vec<Parsed> = self.checked.iter().map(|&f| parse(self, f)).collect();
+        let checked: Vec<(FileId, &[crate::syntax::Item])> = fresh
+            .iter()
+            .map(|(f, items)| (*f, items.as_slice()))
+            .collect();
+        let context: Vec<&[crate::syntax::Item]> = old.iter().map(|i| i.as_slice()).collect();
         let dirs = self.machine.options.search_path.clone();
         let mut read_module = |name: &str| {
             let path = find_module(name, &dirs).ok()?;

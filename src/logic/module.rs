@@ -70,7 +70,7 @@ pub struct ModuleError {
 /// Compile the items of one file.  `expected_name` is the name the module was
 /// looked up by (a `MODULE` declaration must agree with it).
 pub fn compile_module(
-    items: &[Item],
+    items: &Rc<Vec<Item>>,
     file: FileId,
     default_name: &str,
     expected_name: Option<&str>,
@@ -84,7 +84,7 @@ pub fn compile_module(
     let mut locals: Vec<String> = Vec::new();
     let mut memo = Vec::new();
     let mut declared = false;
-    for item in items {
+    for item in items.iter() {
         match item {
             Item::Module {
                 name: n,
@@ -139,7 +139,7 @@ pub fn compile_module(
     };
     let locals_needed = !locals.is_empty();
     let mut clauses = Vec::new();
-    for item in items {
+    for item in items.iter() {
         let (term, linear) = match item {
             Item::Clause(t) => (t, false),
             Item::Linear(t, _) => (t, true),
@@ -196,11 +196,11 @@ pub fn compile_module(
             memo,
             clauses,
             file,
-            items: Rc::new(if locals_needed {
-                items.to_vec()
+            items: if locals_needed {
+                items.clone()
             } else {
-                Vec::new()
-            }),
+                Rc::new(Vec::new())
+            },
         },
         errors,
     )

@@ -75,8 +75,8 @@ struct Summary {
 /// company of `context` (files loaded before, which provide predicates only).
 /// `read_module` gives the items of a module by name, if it can be found.
 pub fn check(
-    checked: &[(FileId, Vec<Item>)],
-    context: &[Vec<Item>],
+    checked: &[(FileId, &[Item])],
+    context: &[&[Item]],
     read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
 ) -> Vec<Warning> {
     let mut facts = Facts::default();

@@ -43,6 +43,8 @@ mod goals;
 mod modules;
 mod scopes;
 
+pub use modules::Parsed;
+
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::rc::Rc;

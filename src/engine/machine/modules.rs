@@ -5,6 +5,9 @@
 #[allow(unused_imports)]
 use super::*;
 
+/// The parsed items of a program text.
+pub type Parsed = Rc<Vec<crate::syntax::Item>>;
+
 impl Machine {
     // ----------------------------------------------------------------
     // Modules
@@ -15,9 +18,19 @@ impl Machine {
         path: &std::path::Path,
         expected: Option<&str>,
     ) -> Result<Loaded, Vec<Error>> {
+        self.module_at_parsed(path, expected).map(|(l, _)| l)
+    }
+
+    /// [`Machine::module_at`], with the file's parsed items when it was
+    /// compiled now (`None` when the module came from the cache).
+    pub fn module_at_parsed(
+        &mut self,
+        path: &std::path::Path,
+        expected: Option<&str>,
+    ) -> Result<(Loaded, Option<Parsed>), Vec<Error>> {
         let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         if let Some((_, l)) = self.modules.iter().find(|(p, _)| *p == key) {
-            return Ok(l.clone());
+            return Ok((l.clone(), None));
         }
         let text = std::fs::read_to_string(path).map_err(|e| {
             vec![Error::load(format!(
@@ -26,9 +39,9 @@ impl Machine {
             ))]
         })?;
         let file = self.sources.add(path.display().to_string(), text.clone());
-        let loaded = self.compile_text(&text, file, &module_name_of(path), expected)?;
+        let (loaded, items) = self.compile_parsed(&text, file, &module_name_of(path), expected)?;
         self.modules.push((key, loaded.clone()));
-        Ok(loaded)
+        Ok((loaded, Some(items)))
     }
 
     /// Compile a program text that was added to the sources as `file`.
@@ -39,7 +52,21 @@ impl Machine {
         default_name: &str,
         expected: Option<&str>,
     ) -> Result<Loaded, Vec<Error>> {
+        self.compile_parsed(text, file, default_name, expected)
+            .map(|(l, _)| l)
+    }
+
+    /// [`Machine::compile_text`], with the parsed items (which the caller
+    /// may keep, for warnings say, without parsing the text again).
+    pub fn compile_parsed(
+        &mut self,
+        text: &str,
+        file: FileId,
+        default_name: &str,
+        expected: Option<&str>,
+    ) -> Result<(Loaded, Parsed), Vec<Error>> {
         let (items, syntax_errors) = syntax::parse_program(text);
+        let items = Rc::new(items);
         let mut errors: Vec<Error> = syntax_errors
             .into_iter()
             .map(|e| Error::Syntax {
@@ -67,7 +94,7 @@ impl Machine {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(self.register(module))
+        Ok((self.register(module), items))
     }
 
     /// Give the templates of a compiled module their ids.
