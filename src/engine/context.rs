@@ -363,35 +363,28 @@ impl Context {
             n += 1;
         };
         self.ensure_pred(pred);
+        // A key seen for the first time gets a new pair of buckets, numbered
+        // from the current end of `buckets` and made below.
+        let first_new = self.buckets.len() as u32;
         let mut fresh = 0;
+        let mut new_pair = || {
+            let b0 = BucketId(first_new + fresh);
+            fresh += 2;
+            [b0, BucketId(b0.0 + 1)]
+        };
         let pi = self.preds.get_mut(&pred).expect("made above");
         add(pi.all[side]);
         match keys.whole {
             None => add(pi.nonground[side]),
-            Some(h) => match pi.ground.get(&h) {
-                Some(b) => add(b[side]),
-                None => {
-                    let b0 = BucketId(self.buckets.len() as u32 + fresh);
-                    let b = [b0, BucketId(b0.0 + 1)];
-                    fresh += 2;
-                    pi.ground.insert(h, b);
-                    add(b[side]);
-                }
-            },
+            Some(h) => add(pi.ground.entry(h).or_insert_with(&mut new_pair)[side]),
         }
         for i in 0..nargs {
             match keys.args[i] {
                 None => add(pi.arg_nonground[i][side]),
-                Some(h) => match pi.arg_ground.get(&(i as u32, h)) {
-                    Some(b) => add(b[side]),
-                    None => {
-                        let b0 = BucketId(self.buckets.len() as u32 + fresh);
-                        let b = [b0, BucketId(b0.0 + 1)];
-                        fresh += 2;
-                        pi.arg_ground.insert((i as u32, h), b);
-                        add(b[side]);
-                    }
-                },
+                Some(h) => add(pi
+                    .arg_ground
+                    .entry((i as u32, h))
+                    .or_insert_with(&mut new_pair)[side]),
             }
         }
         for _ in 0..fresh {

@@ -102,6 +102,15 @@ struct Scratch {
     unbounded: Vec<u32>,
 }
 
+impl Scratch {
+    /// The canonical tokens of `goal` alone, into `toks` (`None` as for [`tokens`]).
+    fn goal_tokens(&mut self, heap: &Heap, goal: Cell) -> Option<()> {
+        self.toks.clear();
+        self.vars.clear();
+        tokens(heap, goal, &mut self.vars, &mut self.toks, &mut self.stack)
+    }
+}
+
 impl Default for MemoTable {
     fn default() -> Self {
         MemoTable::new(1_000_000)
@@ -362,15 +371,7 @@ impl Machine {
         if !self.ctx.restrictions.is_empty() || m.lin_nonground != 0 || m.unb_nonground != 0 {
             return None;
         }
-        sc.toks.clear();
-        sc.vars.clear();
-        tokens(
-            &self.store.heap,
-            goal,
-            &mut sc.vars,
-            &mut sc.toks,
-            &mut sc.stack,
-        )?;
+        sc.goal_tokens(&self.store.heap, goal)?;
         let mut h = crate::term::cell::Hasher64::new();
         h.add(1, hash_tokens(&sc.toks));
         h.add(2, m.lin_hash);
@@ -407,17 +408,7 @@ impl Machine {
             return;
         }
         let mut sc = std::mem::take(&mut self.memo.scratch);
-        sc.toks.clear();
-        sc.vars.clear();
-        if tokens(
-            &self.store.heap,
-            c.goal,
-            &mut sc.vars,
-            &mut sc.toks,
-            &mut sc.stack,
-        )
-        .is_some()
-        {
+        if sc.goal_tokens(&self.store.heap, c.goal).is_some() {
             self.usable_ids(&mut sc);
             let key = Key {
                 goal: sc.toks.clone(),
