@@ -166,8 +166,15 @@ pub struct Context {
     /// The sums behind memo keys (see [`crate::engine::memo`]).
     pub memo: MemoSums,
     buckets: Vec<Vec<Item>>,
-    preds: HashMap<(SymId, u32), PredIndex, FastHash>,
+    preds: Vec<PredIndex>,
+    /// Where each predicate's index is in `preds`: by symbol for arities
+    /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
+    small_preds: Vec<[u32; SMALL_ARITY]>,
+    large_preds: HashMap<(SymId, u32), u32, FastHash>,
 }
+
+/// Predicates of fewer arguments than this are found by symbol id alone.
+const SMALL_ARITY: usize = 4;
 
 /// Incrementally kept summaries of the context for memo keys.
 #[derive(Copy, Clone, Debug, Default)]
@@ -204,26 +211,49 @@ impl Context {
         [self.new_bucket(), self.new_bucket()]
     }
 
-    /// Make the index of `pred` if it has none yet.
-    fn ensure_pred(&mut self, pred: (SymId, u32)) {
-        if !self.preds.contains_key(&pred) {
-            let all = self.pair();
-            let nonground = self.pair();
-            let mut arg_nonground = [[BucketId(0); 2]; MAX_ARGS];
-            for slot in arg_nonground.iter_mut() {
-                *slot = self.pair();
-            }
-            self.preds.insert(
-                pred,
-                PredIndex {
-                    all,
-                    nonground,
-                    arg_nonground,
-                    ground: HashMap::default(),
-                    arg_ground: HashMap::default(),
-                },
-            );
+    /// The position of `pred`'s index in `preds`, if it has one.
+    #[inline]
+    fn pred_ix(&self, pred: (SymId, u32)) -> Option<usize> {
+        if (pred.1 as usize) < SMALL_ARITY {
+            let ix = *self
+                .small_preds
+                .get(pred.0 .0 as usize)?
+                .get(pred.1 as usize)?;
+            (ix != u32::MAX).then_some(ix as usize)
+        } else {
+            self.large_preds.get(&pred).map(|&ix| ix as usize)
         }
+    }
+
+    /// The index of `pred`, made if it has none yet.
+    fn ensure_pred(&mut self, pred: (SymId, u32)) -> usize {
+        if let Some(ix) = self.pred_ix(pred) {
+            return ix;
+        }
+        let all = self.pair();
+        let nonground = self.pair();
+        let mut arg_nonground = [[BucketId(0); 2]; MAX_ARGS];
+        for slot in arg_nonground.iter_mut() {
+            *slot = self.pair();
+        }
+        self.preds.push(PredIndex {
+            all,
+            nonground,
+            arg_nonground,
+            ground: HashMap::default(),
+            arg_ground: HashMap::default(),
+        });
+        let ix = self.preds.len() - 1;
+        if (pred.1 as usize) < SMALL_ARITY {
+            let s = pred.0 .0 as usize;
+            if self.small_preds.len() <= s {
+                self.small_preds.resize(s + 1, [u32::MAX; SMALL_ARITY]);
+            }
+            self.small_preds[s][pred.1 as usize] = ix as u32;
+        } else {
+            self.large_preds.insert(pred, ix as u32);
+        }
+        ix
     }
 
     /// Whether entry `e` can be used now.
@@ -362,7 +392,7 @@ impl Context {
             targets[n] = b;
             n += 1;
         };
-        self.ensure_pred(pred);
+        let pix = self.ensure_pred(pred);
         // A key seen for the first time gets a new pair of buckets, numbered
         // from the current end of `buckets` and made below.
         let first_new = self.buckets.len() as u32;
@@ -372,7 +402,7 @@ impl Context {
             fresh += 2;
             [b0, BucketId(b0.0 + 1)]
         };
-        let pi = self.preds.get_mut(&pred).expect("made above");
+        let pi = &mut self.preds[pix];
         add(pi.all[side]);
         match keys.whole {
             None => add(pi.nonground[side]),
@@ -435,7 +465,7 @@ impl Context {
     /// else the smallest set of buckets for the call's keys, which `keys`
     /// computes only then.  One lookup of the predicate either way.
     pub fn lookup(&self, pred: (SymId, u32), small: u32, keys: impl FnOnce() -> Keys) -> Cursor {
-        let Some(pi) = self.preds.get(&pred) else {
+        let Some(pi) = self.pred_ix(pred).map(|ix| &self.preds[ix]) else {
             return Cursor::default();
         };
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
@@ -455,8 +485,8 @@ impl Context {
 
     /// The candidate streams for a call with predicate `pred` and keys `keys`.
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
-        match self.preds.get(&pred) {
-            Some(pi) => self.cursor_in(pi, pred, keys),
+        match self.pred_ix(pred) {
+            Some(ix) => self.cursor_in(&self.preds[ix], pred, keys),
             None => Cursor::default(),
         }
     }
