@@ -58,15 +58,16 @@ pub enum ClauseError {
 }
 
 /// Split an assumed formula `D` into its clauses, in the order Lolli tries them
-/// (`D1 , D2`: `D1` first).
+/// (`D1 , D2`: `D1` first).  `stack` is a reusable work stack.
 pub fn split_assumed(
     cells: &[Cell],
     deref: &dyn Fn(Cell) -> Cell,
     root: Cell,
     bang: bool,
+    stack: &mut Vec<(Cell, bool)>,
     out: &mut Vec<Assumed>,
 ) -> Result<(), ClauseError> {
-    let mut stack = Vec::new();
+    stack.clear();
     let mut next = Some((root, bang));
     while let Some((c, bang)) = next.take().or_else(|| stack.pop()) {
         let c = deref(c);

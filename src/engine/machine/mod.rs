@@ -58,7 +58,7 @@ use super::store::Store;
 use super::trail::Undo;
 use crate::builtins::{is_connective, Builtin};
 use crate::diagnostics::{Error, RuntimeError};
-use crate::logic::clause::{clause_alts, split_assumed, Assumed, Body, ClauseError};
+use crate::logic::clause::{clause_alts, split_assumed, Alt, Assumed, Body, ClauseError};
 use crate::logic::keys::keys_of;
 use crate::logic::module::{compile_module, find_module, module_name_of, Module};
 use crate::logic::template::Template;
@@ -372,6 +372,11 @@ pub struct Machine {
     input: u32,
     started: Vec<Instant>,
     pairs: Vec<(Cell, Cell)>,
+    /// Reused by `assume`: the clauses of an assumed formula, its work
+    /// stack, and the alternatives of one clause.
+    assume_parts: Vec<Assumed>,
+    assume_stack: Vec<(Cell, bool)>,
+    assume_alts: Vec<Alt>,
     pub(crate) pending: Option<Event>,
     /// Depth (clause uses from the query) of the goal being run.
     depth: u32,
@@ -430,6 +435,9 @@ impl Machine {
             input: 0,
             started: Vec::new(),
             pairs: Vec::new(),
+            assume_parts: Vec::new(),
+            assume_stack: Vec::new(),
+            assume_alts: Vec::new(),
             pending: None,
             depth: 0,
             memo: MemoTable::default(),
@@ -543,8 +551,9 @@ impl Machine {
         }
         // Drop every choice above the barrier, then the barrier itself.
         self.choices.truncate(barrier);
-        if let Some(ch) = self.choices.pop() {
-            self.restore(&ch);
+        if !self.choices.is_empty() {
+            self.restore_top();
+            self.choices.pop();
         }
         self.update_hb();
         self.cont = cont;
@@ -555,11 +564,13 @@ impl Machine {
 
     /// Abandon the innermost query: undo everything it did.
     pub fn end_query(&mut self) {
-        while let Some(ch) = self.choices.pop() {
+        while let Some(ch) = self.choices.last() {
             if matches!(ch.alt, Alternative::Barrier) {
-                self.restore(&ch);
+                self.restore_top();
+                self.choices.pop();
                 break;
             }
+            self.choices.pop();
         }
         self.started.pop();
         self.update_hb();
@@ -584,9 +595,9 @@ impl Machine {
     }
 
     fn unwind_to_barrier(&mut self) {
-        while let Some(ch) = self.choices.last().copied() {
+        while let Some(ch) = self.choices.last() {
             if matches!(ch.alt, Alternative::Barrier) {
-                self.restore(&ch);
+                self.restore_top();
                 self.cont = NONE;
                 break;
             }
@@ -806,34 +817,50 @@ impl Machine {
         self.store.hb = self.choices.last().map_or(0, |c| c.heap);
     }
 
-    fn restore(&mut self, ch: &Choice) {
-        let ctx = &mut self.ctx;
-        self.store.undo_to(ch.trail as usize, |u: Undo| ctx.undo(u));
-        self.store
-            .heap
-            .truncate(ch.heap as usize, ch.eigens as usize);
-        self.frames.truncate(ch.frames as usize);
-        self.ctx.truncate(&ch.ctx);
-        self.aux.truncate(ch.aux as usize);
-        self.proof.nodes.truncate(ch.nodes as usize);
-        self.proof.slots.truncate(ch.slots as usize);
-        self.proof.witnesses.truncate(ch.witnesses as usize);
-        self.proof.erased.truncate(ch.erased as usize);
-        self.cont = ch.cont;
-        self.slack = ch.slack;
-        self.output = ch.output;
-        self.input = ch.input;
-        self.memo_calls.truncate(ch.memo_calls as usize);
+    /// Restore the state the newest choice point saved (which stays).
+    fn restore_top(&mut self) {
+        // Borrowing the fields apart reads the choice in place (no copy).
+        let Machine {
+            choices,
+            store,
+            ctx,
+            frames,
+            aux,
+            proof,
+            cont,
+            slack,
+            output,
+            input,
+            memo_calls,
+            ..
+        } = self;
+        let Some(ch) = choices.last() else {
+            return;
+        };
+        store.undo_to(ch.trail as usize, |u: Undo| ctx.undo(u));
+        store.heap.truncate(ch.heap as usize, ch.eigens as usize);
+        frames.truncate(ch.frames as usize);
+        ctx.truncate(&ch.ctx);
+        aux.truncate(ch.aux as usize);
+        proof.nodes.truncate(ch.nodes as usize);
+        proof.slots.truncate(ch.slots as usize);
+        proof.witnesses.truncate(ch.witnesses as usize);
+        proof.erased.truncate(ch.erased as usize);
+        *cont = ch.cont;
+        *slack = ch.slack;
+        *output = ch.output;
+        *input = ch.input;
+        memo_calls.truncate(ch.memo_calls as usize);
     }
 
     /// Resume the newest alternative; false when the innermost query is exhausted.
     fn backtrack(&mut self) -> Result<bool, RuntimeError> {
         loop {
-            let Some(ch) = self.choices.last().copied() else {
+            let Some(alt) = self.choices.last().map(|ch| ch.alt) else {
                 return Ok(false);
             };
-            self.restore(&ch);
-            match ch.alt {
+            self.restore_top();
+            match alt {
                 Alternative::Barrier => {
                     self.cont = NONE;
                     return Ok(false);

@@ -185,16 +185,28 @@ impl Machine {
         goal: Cell,
         origin: u32,
     ) -> Result<(u32, u32), RuntimeError> {
-        let mut parts: Vec<Assumed> = Vec::new();
+        // The buffers are taken for the call and given back at its end (an
+        // error drops them; they are made again when next needed).
+        let mut parts = std::mem::take(&mut self.assume_parts);
+        parts.clear();
         {
             let heap = &self.store.heap;
-            split_assumed(&heap.cells, &|c| heap.deref(c), d, !linear, &mut parts)
-                .map_err(|e| self.clause_error(e, goal, origin))?;
+            let stack = &mut self.assume_stack;
+            split_assumed(
+                &heap.cells,
+                &|c| heap.deref(c),
+                d,
+                !linear,
+                stack,
+                &mut parts,
+            )
+            .map_err(|e| self.clause_error(e, goal, origin))?;
         }
         let first = self.ctx.entries.len() as u32;
         for part in parts.iter().rev() {
             self.assume_clause(part.clause, linear && !part.bang, node, goal, origin)?;
         }
+        self.assume_parts = parts;
         Ok((first, self.ctx.entries.len() as u32))
     }
 
@@ -220,7 +232,8 @@ impl Machine {
         goal: Cell,
         origin: u32,
     ) -> Result<(), RuntimeError> {
-        let mut alts = Vec::new();
+        let mut alts = std::mem::take(&mut self.assume_alts);
+        alts.clear();
         let r = {
             let heap = &self.store.heap;
             clause_alts(&heap.cells, &|c| heap.deref(c), clause, &mut alts)
@@ -244,13 +257,7 @@ impl Machine {
         }
         self.check_heads(alts.iter().map(|a| a.pred), goal, origin)?;
         let start = self.ctx.heap_alts.len() as u32;
-        let mut keys = Vec::with_capacity(alts.len());
         for a in &alts {
-            let (pred, k) = {
-                let heap = &self.store.heap;
-                keys_of(&heap.cells, |c| heap.deref(c), a.head, &mut self.scratch)
-            };
-            keys.push((pred, k));
             let body = self.ctx.bodies.len() as u32;
             self.ctx.bodies.extend_from_slice(&a.body);
             self.ctx.heap_alts.push(crate::engine::context::HeapAlt {
@@ -258,24 +265,33 @@ impl Machine {
                 pred: a.pred,
                 body,
                 nbody: a.body.len() as u32,
-                ground: k.whole.is_some(),
+                ground: false,
             });
         }
+        let n = alts.len() as u32;
+        self.assume_alts = alts;
         let e = self.ctx.push_entry(
             linear,
             Source::Heap {
                 clause,
                 alts: start,
-                n: alts.len() as u32,
+                n,
             },
             node,
         );
         if self.ctx.memo.on {
             self.identify(e);
         }
-        for (k, (pred, keys)) in keys.iter().enumerate().rev() {
-            self.ctx
-                .index(&mut self.store.trail, e, k as u32, *pred, keys);
+        // Alternatives are indexed last first, so the first is on top of
+        // its buckets and is tried first.
+        for k in (0..n).rev() {
+            let alt = &mut self.ctx.heap_alts[(start + k) as usize];
+            let (pred, keys) = {
+                let heap = &self.store.heap;
+                keys_of(&heap.cells, |c| heap.deref(c), alt.head, &mut self.scratch)
+            };
+            alt.ground = keys.whole.is_some();
+            self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
         }
         Ok(())
     }
