@@ -72,6 +72,7 @@ pub fn template_of_heap(
         .iter()
         .map(|a| keys_of(&cells, |c| c, a.head, &mut scratch))
         .collect();
+    let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
     let tpl = Template {
         slot_names: (0..nslots).map(|i| format!("_V{i}")).collect(),
         cells,
@@ -80,6 +81,7 @@ pub fn template_of_heap(
         env_len,
         alts,
         keys,
+        conjuncts,
         origin: None,
     };
     Ok((tpl, env))

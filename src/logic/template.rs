@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::clause::{clause_alts, Alt, ClauseError};
+use super::clause::{clause_alts, Alt, Body, ClauseError};
 use super::keys::{keys_of, Keys};
 use crate::source::FileId;
 use crate::syntax::ast::{Quant, Span, Term, TermKind};
@@ -42,32 +42,81 @@ pub struct Template {
     pub alts: Vec<Alt>,
     /// The index keys of each alternative's head.
     pub keys: Vec<((SymId, u32), Keys)>,
+    /// For each alternative whose body is a conjunction `G1 , ... , Gn`:
+    /// its conjuncts, left to right (empty for any other body).
+    pub conjuncts: Vec<Vec<Conjunct>>,
     /// Where the clause was written, if it came from a source text.
     pub origin: Option<(FileId, Span)>,
+}
+
+/// One conjunct of a clause body in a template.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Conjunct {
+    /// The goal (a template cell).
+    pub goal: Cell,
+    /// The length of its block of cells when it is a compound term, else 0.
+    pub len: u32,
+}
+
+/// The conjuncts of each alternative's body, for [`Template::conjuncts`]:
+/// a body that is one goal `G1 , G2` is flattened (in order, at any
+/// nesting of `,`); other bodies get none.
+pub fn conjuncts_of(cells: &[Cell], alts: &[Alt]) -> Vec<Vec<Conjunct>> {
+    let is_tensor =
+        |c: Cell| matches!(c, Cell::Struct(a) if cells[a.ix()] == Cell::Functor(sym::COMMA, 2));
+    alts.iter()
+        .map(|alt| {
+            let mut out = Vec::new();
+            if let [Body::Goal(root)] = alt.body[..] {
+                if is_tensor(root) {
+                    let mut todo = vec![root];
+                    while let Some(c) = todo.pop() {
+                        match c {
+                            Cell::Struct(a) if is_tensor(c) => {
+                                todo.push(cells[a.ix() + 2]);
+                                todo.push(cells[a.ix() + 1]);
+                            }
+                            Cell::Struct(a) => out.push(Conjunct {
+                                goal: c,
+                                len: (block_end(cells, a) - a.ix()) as u32,
+                            }),
+                            _ => out.push(Conjunct { goal: c, len: 0 }),
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The end (exclusive) of the contiguous block of the compound term at `a`.
+fn block_end(cells: &[Cell], a: Addr) -> usize {
+    let mut a = a.ix();
+    loop {
+        let n = match cells[a] {
+            Cell::Functor(_, n) => n as usize,
+            _ => return a + 1,
+        };
+        let mut last = None;
+        for i in 0..n {
+            if let Cell::Struct(b) = cells[a + 1 + i] {
+                if b.ix() > a {
+                    last = Some(b.ix());
+                }
+            }
+        }
+        match last {
+            Some(b) => a = b,
+            None => return a + 1 + n,
+        }
+    }
 }
 
 impl Template {
     /// The end (exclusive) of the contiguous block of the compound term at `a`.
     pub fn block_end(&self, a: Addr) -> usize {
-        let mut a = a.ix();
-        loop {
-            let n = match self.cells[a] {
-                Cell::Functor(_, n) => n as usize,
-                _ => return a + 1,
-            };
-            let mut last = None;
-            for i in 0..n {
-                if let Cell::Struct(b) = self.cells[a + 1 + i] {
-                    if b.ix() > a {
-                        last = Some(b.ix());
-                    }
-                }
-            }
-            match last {
-                Some(b) => a = b,
-                None => return a + 1 + n,
-            }
-        }
+        block_end(&self.cells, a)
     }
 }
 
@@ -141,6 +190,7 @@ impl<'a> Compiler<'a> {
             .iter()
             .map(|a| keys_of(&cells, |c| c, a.head, &mut scratch))
             .collect();
+        let conjuncts = conjuncts_of(&cells, &alts);
         Ok(Template {
             cells,
             root,
@@ -149,6 +199,7 @@ impl<'a> Compiler<'a> {
             slot_names: self.slot_names,
             alts,
             keys,
+            conjuncts,
             origin: None,
         })
     }
@@ -165,6 +216,7 @@ impl<'a> Compiler<'a> {
             slot_names: self.slot_names,
             alts: Vec::new(),
             keys: Vec::new(),
+            conjuncts: Vec::new(),
             origin: None,
         })
     }

@@ -10,6 +10,10 @@
 //!   only removed by truncating back to a choice point's mark, after the trail
 //!   has reset every binding made to older cells.  A heap address therefore
 //!   doubles as a creation time: a variable at a lower address is older.
+//!   (One exception, which keeps that property: the engine may reserve a
+//!   block of cells for a clause body's conjunct and write the conjunct's
+//!   copy there later, once; the block holds no variable of its own, only
+//!   references to variables made with the reservation.)
 //! - Binders (`forall x \ F`, `exists x \ F`) are the structures
 //!   `forall(Bound(id), body)` / `exists(Bound(id), body)` in which the bound name occurs
 //!   as `Bound(id)`; ids are unique per binder occurrence in the source, so

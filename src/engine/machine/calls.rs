@@ -188,12 +188,22 @@ impl Machine {
                     }
                     let node = self.node(parent, Rule::Atom, goal, e, 0);
                     self.depth += 1;
-                    for b in alt.body.iter().rev() {
-                        let b = match *b {
-                            Body::Goal(g) => Body::Goal(self.copy_template(&t, g, &mut slots)),
-                            Body::Bang(g) => Body::Bang(self.copy_template(&t, g, &mut slots)),
-                        };
-                        self.push_body(b, node, e);
+                    // Proofs and traces show each `,` step: they get the
+                    // body copied whole, as it is written.
+                    let conjuncts = &t.conjuncts[item.alt as usize];
+                    let deferred =
+                        !conjuncts.is_empty() && !self.options.proofs && self.tracer.is_none();
+                    if deferred {
+                        self.push_conjuncts(&t, tpl, conjuncts, &mut slots, node, e);
+                    }
+                    if !deferred {
+                        for b in alt.body.iter().rev() {
+                            let b = match *b {
+                                Body::Goal(g) => Body::Goal(self.copy_template(&t, g, &mut slots)),
+                                Body::Bang(g) => Body::Bang(self.copy_template(&t, g, &mut slots)),
+                            };
+                            self.push_body(b, node, e);
+                        }
                     }
                     self.depth -= 1;
                     if node != NONE {
@@ -211,6 +221,92 @@ impl Machine {
                 self.slots = slots;
                 ok
             }
+        }
+    }
+
+    /// Push the conjuncts `G1 , ... , Gn` of a template clause instance's
+    /// body (the head has matched) as goals of their own.  `G1` is copied to
+    /// the heap now.  Each later compound conjunct gets a block of cells
+    /// reserved now and filled when the goal is first reached
+    /// ([`Self::fill_deferred`]): a conjunct never reached (an earlier one
+    /// failed) is never copied, and one reached again after backtracking
+    /// into an earlier conjunct is not copied again, since its block lies
+    /// below that conjunct's choice points.  The instance's variables get
+    /// their cells now, in an environment block the deferred conjuncts
+    /// refer to.
+    fn push_conjuncts(
+        &mut self,
+        t: &Template,
+        tpl: u32,
+        conjuncts: &[Conjunct],
+        slots: &mut [Option<Cell>],
+        node: u32,
+        e: u32,
+    ) {
+        let env = self.store.heap.len() as u32;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let c = *slot.get_or_insert(Cell::Ref(Addr(env + i as u32)));
+            self.store.heap.cells.push(c);
+        }
+        // The blocks of the deferred conjuncts, one after the other.
+        let start = self.store.heap.len() as u32;
+        let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
+        let mut left = reserved as usize;
+        while left > 0 {
+            let n = left.min(UNFILLED_BLOCK.len());
+            self.store
+                .heap
+                .cells
+                .extend_from_slice(&UNFILLED_BLOCK[..n]);
+            left -= n;
+        }
+        let mut end = start + reserved;
+        for (k, c) in conjuncts.iter().enumerate().rev() {
+            match c.goal {
+                Cell::Struct(a) if k > 0 => {
+                    let at = end - c.len;
+                    end = at;
+                    let action = Action::Deferred {
+                        at,
+                        tpl,
+                        tc: a.0,
+                        len: c.len,
+                        env,
+                        parent: node,
+                        origin: e,
+                    };
+                    self.cont = self.push_frame(action, self.cont);
+                }
+                g => {
+                    let g = self.copy_template(t, g, slots);
+                    self.push_solve(g, node, e);
+                }
+            }
+        }
+    }
+
+    /// Fill the block of a deferred body goal (see [`Self::push_conjuncts`])
+    /// unless an earlier visit did: template cells `tc .. tc+len`, variable
+    /// slot `s` pointing at cell `env + s`.  The block is written in place,
+    /// untrailed: its contents depend on the template and the environment's
+    /// addresses only, so they are the same whenever the goal is reached.
+    pub(super) fn fill_deferred(&mut self, at: u32, tpl: u32, tc: u32, len: u32, env: u32) {
+        let cells = &mut self.store.heap.cells;
+        if cells[at as usize] != UNFILLED {
+            return;
+        }
+        let t = &self.templates[tpl as usize];
+        let shift = at.wrapping_sub(tc);
+        let block = &mut cells[at as usize..(at + len) as usize];
+        for (dst, &cell) in block
+            .iter_mut()
+            .zip(&t.cells[tc as usize..(tc + len) as usize])
+        {
+            *dst = match cell {
+                Cell::Ref(s) => Cell::Ref(Addr(env + s.0)),
+                Cell::Struct(p) => Cell::Struct(Addr(p.0.wrapping_add(shift))),
+                other => other,
+            };
         }
     }
 

@@ -26,6 +26,12 @@
 //!   entry is consumed when used; then prove the clause body left to right.
 //! - `G1 ; G2`, guard `G1 -> G2 | G3`, `forall`, `exists`: as in Lolli.
 //!
+//! Using a program clause copies its body to the heap.  A body `G1 , ... ,
+//! Gn` is pushed as n goals (when neither proofs nor a trace record the `,`
+//! steps): G1 is copied at once, the others into blocks reserved then and
+//! filled when each goal is first reached, so the copy of a conjunct that
+//! an earlier one never lets through is never made (`push_conjuncts`).
+//!
 //! Machine state: the store (heap + trail), the context, the continuation
 //! (a persistent list of frames), the choice-point stack and the proof log.
 //! A choice point saves the lengths of every arena and the trail mark, so
@@ -61,13 +67,20 @@ use crate::diagnostics::{Error, RuntimeError};
 use crate::logic::clause::{clause_alts, split_assumed, Alt, Assumed, Body, ClauseError};
 use crate::logic::keys::keys_of;
 use crate::logic::module::{compile_module, find_module, module_name_of, Module};
-use crate::logic::template::Template;
+use crate::logic::template::{Conjunct, Template};
 use crate::source::{FileId, Sources};
 use crate::syntax;
 use crate::term::{sym, Addr, Cell, SymId, Symbols};
 
 /// No frame / no node.
 pub const NONE: u32 = u32::MAX;
+
+/// What the cells of a deferred body goal's block hold until it is filled
+/// (a cell no term contains: the first cell of a filled block is a functor).
+const UNFILLED: Cell = Cell::Bound(u32::MAX);
+
+/// A run of unfilled cells, to reserve blocks with.
+static UNFILLED_BLOCK: [Cell; 64] = [UNFILLED; 64];
 
 /// What a step of the machine asks of its caller.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +171,18 @@ enum Action {
     },
     Bang {
         goal: Cell,
+        parent: u32,
+        origin: u32,
+    },
+    /// A conjunct of a clause body whose copy is deferred to when it is
+    /// reached: heap block `at .. at+len` is filled from template `tpl`'s
+    /// cells `tc ..` (see `push_conjuncts`), then proved like `Solve`.
+    Deferred {
+        at: u32,
+        tpl: u32,
+        tc: u32,
+        len: u32,
+        env: u32,
         parent: u32,
         origin: u32,
     },
@@ -643,6 +668,18 @@ impl Machine {
                     parent,
                     origin,
                 } => self.bang(goal, parent, origin),
+                Action::Deferred {
+                    at,
+                    tpl,
+                    tc,
+                    len,
+                    env,
+                    parent,
+                    origin,
+                } => {
+                    self.fill_deferred(at, tpl, tc, len, env);
+                    self.solve(Cell::Struct(Addr(at)), parent, origin)
+                }
                 Action::ExitScope { first, end, saved } => Ok(self.exit_scope(first, end, saved)),
                 Action::WithMid {
                     g2,
