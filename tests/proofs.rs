@@ -255,6 +255,25 @@ fn checker_accepts_proofs_with_every_rule() {
     check_all("X = f Y, Y = 1", 1);
     check_all("timing (a -o a) T", 1);
     check_all("F = p, (p 1 -o F 1)", 1);
+    // once and between: one built-in step each; once's premise proves G
+    check_all("between 1 4 X", 4);
+    check_all("between 1 4 X, X > 2", 2);
+    check_all("between 1 4 3", 1);
+    check_all("a -o once (a ; a)", 1);
+    check_all("a -o b -o (once (between 1 3 X , (a ; b)) , erase)", 1);
+}
+
+#[test]
+fn once_and_between_are_single_steps_in_the_proof() {
+    let ps = check_all("once (between 1 3 X)", 1);
+    assert_eq!(
+        print_tree::tree(&ps[0]),
+        "builtin once (between 1 3 1)\n  builtin between 1 3 1\n"
+    );
+    let ps = check_all("between 1 3 X", 3);
+    for (p, x) in ps.iter().zip(1..) {
+        assert_eq!(print_tree::tree(p), format!("builtin between 1 3 {x}\n"));
+    }
 }
 
 #[test]

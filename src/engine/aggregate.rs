@@ -13,9 +13,11 @@
 //! the heap after the sub-search has returned.  Unbound variables of an
 //! answer become fresh variables (shared within that answer).
 //!
-//! `once G` and `between` need no sub-search: they are rewritten into goals
-//! the machine already knows (`G -> true | fail`, and a disjunction that
-//! yields the next integer on backtracking).
+//! `once G` and `between` need no sub-search: `once G` proves G, then drops
+//! the choice points G left; `between` leaves a choice point that yields
+//! the next integer on backtracking.  In a proof, `once G` is a built-in
+//! step whose premise is the proof of G, `between` a built-in step with no
+//! premise.
 
 use std::collections::HashMap;
 
@@ -92,20 +94,17 @@ impl Machine {
         Ok(true)
     }
 
-    /// `once G`: proved as the guard `G -> true | fail`.
+    /// `once G`: the first proof of G, which is the premise of the step.
     pub(crate) fn once(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
         let goal = self.store.heap.get(args);
         let node = self.proof_node(parent, Rule::Builtin, g);
-        let guard = self.store.heap.new_struct(
-            sym::GUARD,
-            &[goal, Cell::Atom(sym::TRUE), Cell::Atom(sym::FAIL)],
-        );
-        self.then_solve(guard, node, origin);
+        self.then_solve_once(goal, node, origin);
         Ok(true)
     }
 
     /// `between Low High X`: with X bound, a test; otherwise X = Low, and on
-    /// backtracking `between (Low+1) High X`, built as `X = Low ; between ...`.
+    /// backtracking each integer after it up to High.  Each answer is one
+    /// built-in step with no premise.
     pub(crate) fn between(&mut self, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
         let low = self.eval(self.store.heap.get(args), g, origin)?;
         let high = self.eval(self.store.heap.get(Addr(args.0 + 1)), g, origin)?;
@@ -123,19 +122,13 @@ impl Machine {
                 if low > high {
                     return Ok(false);
                 }
-                let node = self.proof_node(parent, Rule::Builtin, g);
-                let first = self.store.heap.new_struct(sym::EQ, &[x, Cell::Int(low)]);
-                if low == high {
-                    self.then_solve(first, node, origin);
-                    return Ok(true);
+                if low < high {
+                    self.push_between(g, x, low + 1, high, parent);
                 }
-                let between = self.symbols.intern("between");
-                let rest = self
-                    .store
-                    .heap
-                    .new_struct(between, &[Cell::Int(low + 1), Cell::Int(high), x]);
-                let either = self.store.heap.new_struct(sym::SEMI, &[first, rest]);
-                self.then_solve(either, node, origin);
+                if !self.store.unify(x, Cell::Int(low)) {
+                    return Ok(false);
+                }
+                self.proof_node(parent, Rule::Builtin, g);
                 Ok(true)
             }
             other => Err(self.error_at(

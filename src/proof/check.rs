@@ -627,7 +627,7 @@ impl<'p> Checker<'p> {
         }
         let goals: Vec<Term> = match b {
             Builtin::Telling | Builtin::Seeing => vec![args[1].clone()],
-            Builtin::Timing => vec![args[0].clone()],
+            Builtin::Timing | Builtin::Once => vec![args[0].clone()],
             _ => Vec::new(),
         };
         self.sequence(n, &goals, avail)

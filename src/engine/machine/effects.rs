@@ -108,6 +108,26 @@ impl Machine {
         self.push_solve(goal, parent, origin);
     }
 
+    /// Prove `goal` next, keeping only its first proof (`once`).
+    pub(crate) fn then_solve_once(&mut self, goal: Cell, parent: u32, origin: u32) {
+        let choice = self.choices.len() as u32;
+        self.cont = self.push_frame(Action::Cut { choice }, self.cont);
+        self.push_solve(goal, parent, origin);
+    }
+
+    /// On backtracking, bind `x` to `next`, then to each integer after it
+    /// up to `high`, recording `goal` as proved by a built-in each time
+    /// (`between` with an unbound third argument).
+    pub(crate) fn push_between(&mut self, goal: Cell, x: Cell, next: i64, high: i64, parent: u32) {
+        self.push_choice(Alternative::Between {
+            goal,
+            x,
+            next,
+            high,
+            parent,
+        });
+    }
+
     pub(crate) fn proof_node(&mut self, parent: u32, rule: Rule, goal: Cell) -> u32 {
         self.node(parent, rule, goal, 0, 0)
     }

@@ -236,6 +236,11 @@ enum Action {
     MemoExit {
         call: u32,
     },
+    /// Drop every choice point made since there were `choice` of them
+    /// (`once G` after G's first proof).
+    Cut {
+        choice: u32,
+    },
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -263,6 +268,15 @@ enum Alternative {
     Barrier,
     MemoFail {
         call: u32,
+    },
+    /// The next answers of `between Low High X` (`goal`): X = `next`, then
+    /// the integers after it up to `high`.
+    Between {
+        goal: Cell,
+        x: Cell,
+        next: i64,
+        high: i64,
+        parent: u32,
     },
 }
 
@@ -730,6 +744,11 @@ impl Machine {
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
                 Action::SubEnd => return Ok(Event::Answer),
+                Action::Cut { choice } => {
+                    self.choices.truncate(choice as usize);
+                    self.update_hb();
+                    Ok(true)
+                }
                 Action::MemoExit { call } => {
                     if let Some(c) = self.memo_calls.get_mut(call as usize) {
                         c.proved = true;
@@ -920,6 +939,31 @@ impl Machine {
                         self.trace(crate::engine::trace::TraceKind::Redo, goal, String::new());
                     }
                     if self.retry(goal, cursor, parent)? {
+                        return Ok(true);
+                    }
+                }
+                Alternative::Between {
+                    goal,
+                    x,
+                    next,
+                    high,
+                    parent,
+                } => {
+                    // The choice stays while integers remain after this one.
+                    if next < high {
+                        if let Some(Choice {
+                            alt: Alternative::Between { next: n, .. },
+                            ..
+                        }) = self.choices.last_mut()
+                        {
+                            *n = next + 1;
+                        }
+                    } else {
+                        self.choices.pop();
+                        self.update_hb();
+                    }
+                    if self.store.unify(x, Cell::Int(next)) {
+                        self.node(parent, Rule::Builtin, goal, 0, 0);
                         return Ok(true);
                     }
                 }
