@@ -949,21 +949,7 @@ impl Machine {
                     high,
                     parent,
                 } => {
-                    // The choice stays while integers remain after this one.
-                    if next < high {
-                        if let Some(Choice {
-                            alt: Alternative::Between { next: n, .. },
-                            ..
-                        }) = self.choices.last_mut()
-                        {
-                            *n = next + 1;
-                        }
-                    } else {
-                        self.choices.pop();
-                        self.update_hb();
-                    }
-                    if self.store.unify(x, Cell::Int(next)) {
-                        self.node(parent, Rule::Builtin, goal, 0, 0);
+                    if self.retry_between(goal, x, next, high, parent) {
                         return Ok(true);
                     }
                 }
@@ -986,6 +972,31 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// Resume `between` (the newest choice point, whose state was just
+    /// restored): bind `x` to `next`; the choice stays while integers
+    /// remain after it.  Kept out of line: the search's hot loop is
+    /// `backtrack`, and this case is rare in it.
+    #[inline(never)]
+    fn retry_between(&mut self, goal: Cell, x: Cell, next: i64, high: i64, parent: u32) -> bool {
+        if next < high {
+            if let Some(Choice {
+                alt: Alternative::Between { next: n, .. },
+                ..
+            }) = self.choices.last_mut()
+            {
+                *n = next + 1;
+            }
+        } else {
+            self.choices.pop();
+            self.update_hb();
+        }
+        if !self.store.unify(x, Cell::Int(next)) {
+            return false;
+        }
+        self.node(parent, Rule::Builtin, goal, 0, 0);
+        true
     }
 
     // ----------------------------------------------------------------
