@@ -11,6 +11,9 @@
 //! `%?!` and `%*!` mark a goal too heavy for a debug build: it runs only
 //! when the tests are built with optimizations (`cargo test --release`).
 //!
+//! Each goal runs twice: as written, and with `--check-proofs` (every
+//! answer's proof recorded and checked), which must print the same.
+//!
 //! Every `%=` line after a goal belongs to it (an empty expected line is
 //! written `%=` alone).  A program must have at least one goal, and each goal
 //! at least one expected line, so no program passes vacuously.
@@ -73,25 +76,36 @@ fn run_program(path: &Path) -> Vec<String> {
         if c.release_only && cfg!(debug_assertions) {
             continue;
         }
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
-        cmd.arg(path);
-        if c.all {
-            cmd.arg("--all");
-        }
-        cmd.arg("-e").arg(&c.goal);
-        let out = cmd.output().expect("the lolli binary runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<String> = stdout.lines().map(str::to_string).collect();
-        if got != c.expected {
-            failures.push(format!(
-                "{}:{}: `{}`\n--- expected\n{}\n--- got\n{}\n--- stderr\n{}",
-                path.display(),
-                c.line,
-                c.goal,
-                c.expected.join("\n"),
-                got.join("\n"),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        // The session as written, then again with every answer's proof
+        // recorded and checked: the same output and exit status (a
+        // rejected proof is an error, status 2).
+        let mut status = None;
+        for check in [false, true] {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
+            cmd.arg(path);
+            if c.all {
+                cmd.arg("--all");
+            }
+            if check {
+                cmd.arg("--check-proofs");
+            }
+            cmd.arg("-e").arg(&c.goal);
+            let out = cmd.output().expect("the lolli binary runs");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let got: Vec<String> = stdout.lines().map(str::to_string).collect();
+            let first = *status.get_or_insert(out.status.code());
+            if got != c.expected || out.status.code() != first {
+                failures.push(format!(
+                    "{}:{}: `{}`{}\n--- expected\n{}\n--- got\n{}\n--- stderr\n{}",
+                    path.display(),
+                    c.line,
+                    c.goal,
+                    if check { " with --check-proofs" } else { "" },
+                    c.expected.join("\n"),
+                    got.join("\n"),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
         }
     }
     failures
