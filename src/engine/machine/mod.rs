@@ -898,10 +898,14 @@ impl Machine {
         frames.truncate(ch.frames as usize);
         ctx.truncate(&ch.ctx);
         aux.truncate(ch.aux as usize);
-        proof.nodes.truncate(ch.nodes as usize);
-        proof.slots.truncate(ch.slots as usize);
-        proof.witnesses.truncate(ch.witnesses as usize);
-        proof.erased.truncate(ch.erased as usize);
+        // The other proof arenas only grow with a node, so with no node
+        // (proofs off) there is nothing to truncate.
+        if !proof.nodes.is_empty() {
+            proof.nodes.truncate(ch.nodes as usize);
+            proof.slots.truncate(ch.slots as usize);
+            proof.witnesses.truncate(ch.witnesses as usize);
+            proof.erased.truncate(ch.erased as usize);
+        }
         *cont = ch.cont;
         *slack = ch.slack;
         *output = ch.output;
