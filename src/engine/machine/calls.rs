@@ -50,18 +50,11 @@ impl Machine {
     pub(super) fn retry(&mut self, goal: Cell, mut cursor: Cursor, parent: u32) -> Step {
         let item = self.ctx.next_usable(&mut cursor);
         let more = item.is_some() && Context::has_more(&cursor);
-        if more {
-            if let Some(Choice {
-                alt: Alternative::Clauses { cursor: c, .. },
-                ..
-            }) = self.choices.last_mut()
-            {
+        self.resume_newest(more, |alt| {
+            if let Alternative::Clauses { cursor: c, .. } = alt {
                 *c = cursor;
             }
-        } else {
-            self.choices.pop();
-            self.update_hb();
-        }
+        });
         let Some(item) = item else {
             if self.tracer.is_some() {
                 self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
@@ -195,8 +188,7 @@ impl Machine {
                         !conjuncts.is_empty() && !self.options.proofs && self.tracer.is_none();
                     if deferred {
                         self.push_conjuncts(&t, tpl, conjuncts, &mut slots, node, e);
-                    }
-                    if !deferred {
+                    } else {
                         for b in alt.body.iter().rev() {
                             let b = match *b {
                                 Body::Goal(g) => Body::Goal(self.copy_template(&t, g, &mut slots)),

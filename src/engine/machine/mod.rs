@@ -978,24 +978,32 @@ impl Machine {
         }
     }
 
+    /// The newest choice point, whose state was just restored, is being
+    /// resumed: while it has alternatives left (`more`) it stays, advanced
+    /// in place by `advance`; otherwise it is popped.
+    #[inline]
+    fn resume_newest(&mut self, more: bool, advance: impl FnOnce(&mut Alternative)) {
+        if more {
+            if let Some(ch) = self.choices.last_mut() {
+                advance(&mut ch.alt);
+            }
+        } else {
+            self.choices.pop();
+            self.update_hb();
+        }
+    }
+
     /// Resume `between` (the newest choice point, whose state was just
     /// restored): bind `x` to `next`; the choice stays while integers
     /// remain after it.  Kept out of line: the search's hot loop is
     /// `backtrack`, and this case is rare in it.
     #[inline(never)]
     fn retry_between(&mut self, goal: Cell, x: Cell, next: i64, high: i64, parent: u32) -> bool {
-        if next < high {
-            if let Some(Choice {
-                alt: Alternative::Between { next: n, .. },
-                ..
-            }) = self.choices.last_mut()
-            {
+        self.resume_newest(next < high, |alt| {
+            if let Alternative::Between { next: n, .. } = alt {
                 *n = next + 1;
             }
-        } else {
-            self.choices.pop();
-            self.update_hb();
-        }
+        });
         if !self.store.unify(x, Cell::Int(next)) {
             return false;
         }
