@@ -182,8 +182,49 @@ impl Store {
     /// variable of `g` met by a subterm of `h` needs no occurs check, and no
     /// scope check when no eigenvariable or fresh symbol is younger than it.
     /// Any pair of another shape is handed to `unify`.
+    ///
+    /// The usual call is an atom against a fact of its predicate, so the
+    /// atoms' arguments are matched here in one loop, the common pairs (a
+    /// variable, two constants, a shared subterm) without a call; only
+    /// compound arguments go through the recursive matcher.
     pub fn unify_ground(&mut self, g: Cell, h: Cell) -> bool {
-        self.unify_ground_at(g, h, 0)
+        let (Cell::Struct(x), Cell::Struct(y)) = (self.heap.deref(g), self.heap.deref(h)) else {
+            return self.unify_ground_at(g, h, 0);
+        };
+        let fx = self.heap.get(x);
+        let Cell::Functor(_, n) = fx else {
+            return self.unify_ground_at(g, h, 0);
+        };
+        if x == y {
+            return true;
+        }
+        if fx != self.heap.get(y) {
+            return self.unify_ground_at(g, h, 0);
+        }
+        // A variable at or above this address has no scoped name younger
+        // than it (see `Heap::no_scoped_names_after`).
+        let free = self.heap.scoped_names_top();
+        for i in 0..n {
+            let a = self.heap.deref(self.heap.arg(x, i));
+            let b = self.heap.deref(self.heap.arg(y, i));
+            let ok = match (a, b) {
+                (Cell::Ref(v), _) => {
+                    if v.0 >= free || self.can_bind(v, b) {
+                        self.bind(v, b);
+                        true
+                    } else {
+                        false
+                    }
+                }
+                (Cell::Atom(p), Cell::Atom(q)) => p == q,
+                (Cell::Struct(p), Cell::Struct(q)) if p == q => true,
+                _ => self.unify_ground_at(a, b, 1),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     /// [`Store::unify_ground`] at nesting `depth`: recursion over all but the

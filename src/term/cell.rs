@@ -198,11 +198,19 @@ impl Heap {
         self.max_sym_birth = self.max_sym_birth.max(self.cells.len() as u32);
     }
 
+    /// The birth of the newest name with a scope (eigenvariable or fresh
+    /// `LOCAL` symbol), 0 if none: a variable at or above this address may
+    /// be bound to any term without capturing a name made after it.
+    /// (Eigenvariables are made in heap order, so the newest has the largest
+    /// birth; `max_sym_birth` only grows, which errs on the side of checking.)
+    #[inline]
+    pub fn scoped_names_top(&self) -> u32 {
+        let eigen = self.eigens.last().map_or(0, |e| e.birth.0);
+        self.max_sym_birth.max(eigen)
+    }
+
     /// Whether a variable at `v` may be bound to any term without capturing
-    /// a name made after it: no eigenvariable and no fresh symbol is younger
-    /// than `v`.  (Eigenvariables are made in heap order, so the newest has
-    /// the largest birth; `max_sym_birth` only grows, which errs on the side
-    /// of checking.)
+    /// a name made after it (`v` is at or above [`Heap::scoped_names_top`]).
     #[inline]
     pub fn no_scoped_names_after(&self, v: Addr) -> bool {
         self.max_sym_birth <= v.0 && self.eigens.last().is_none_or(|e| e.birth <= v)
