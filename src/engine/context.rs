@@ -22,7 +22,12 @@
 //! whose head is not ground; and for each of the first [`MAX_ARGS`] arguments,
 //! items by hash of that argument when ground, or in a "not ground" bucket.
 //! A call uses the smallest set of buckets that must contain every matching
-//! item.  Buckets are stacks: an item is pushed when its entry is assumed and
+//! item.  Each entry also carries the signature of its head's first argument
+//! (its principal symbol, see [`first_sig`](crate::logic::keys::first_sig)):
+//! when the buckets could not narrow a call (a small predicate, or no ground
+//! argument to key on), candidates whose signature differs from the call's
+//! are passed over, and the cursor is moved past them as soon as a candidate
+//! is taken, so a call with one matching clause leaves no choice point.  Buckets are stacks: an item is pushed when its entry is assumed and
 //! popped when its scope ends, both through the trail, so a bucket only holds
 //! entries of scopes still open (consumed resources among them are skipped).
 
@@ -108,6 +113,9 @@ pub struct Entry {
     pub res: u32,
     /// Hash of its term, summed into the context hash while usable.
     pub rhash: u64,
+    /// The [`first_sig`](crate::logic::keys::first_sig) of its head when
+    /// it has one alternative, else 0.
+    pub sig: u32,
     /// For a template clause without variables: the heap address where its
     /// term was built once when assumed (`u32::MAX` otherwise), so a match
     /// shares that term instead of copying parts of the template.
@@ -144,6 +152,16 @@ pub struct Cursor {
     /// Up to four (bucket, items still to visit) streams.
     streams: [(u32, u32); 4],
     n: u8,
+    /// The call's first-argument signature (0: none): items whose head has
+    /// another nonzero signature cannot match and are passed over.
+    sig: u32,
+}
+
+impl Cursor {
+    #[inline]
+    fn clashes(&self, entry: &Entry) -> bool {
+        entry.sig != 0 && entry.sig != self.sig
+    }
 }
 
 /// The context.
@@ -327,6 +345,7 @@ impl Context {
             res: crate::engine::memo::NO_RES,
             rhash: 0,
             ground: u32::MAX,
+            sig: 0,
         });
         id
     }
@@ -384,6 +403,10 @@ impl Context {
         let linear = self.entries[e as usize].linear as usize;
         let side = 1 - linear; // 0: linear, 1: unbounded
         let item = Item { entry: e, alt };
+        // The first alternative gives the entry its signature; a second one
+        // takes it away (the filter is per entry, not per alternative).
+        let entry = &mut self.entries[e as usize];
+        entry.sig = if entry.nmemb == 0 { keys.first } else { 0 };
         let nargs = (pred.1 as usize).min(MAX_ARGS);
         // Every bucket the item joins: "all", whole head, each argument.
         let mut targets = [BucketId(0); 2 + MAX_ARGS];
@@ -464,7 +487,18 @@ impl Context {
     /// are at most `small` (computing keys would cost more than it saves),
     /// else the smallest set of buckets for the call's keys, which `keys`
     /// computes only then.  One lookup of the predicate either way.
-    pub fn lookup(&self, pred: (SymId, u32), small: u32, keys: impl FnOnce() -> Keys) -> Cursor {
+    ///
+    /// A predicate with at most `small` candidates gets them all, filtered
+    /// by the call's first-argument signature (`first`); a larger one gets
+    /// the buckets its `keys` select, and the signature filter only when no
+    /// key narrowed the choice.
+    pub fn lookup(
+        &self,
+        pred: (SymId, u32),
+        small: u32,
+        keys: impl FnOnce() -> Keys,
+        first: impl FnOnce() -> u32,
+    ) -> Cursor {
         let Some(pi) = self.pred_ix(pred).map(|ix| &self.preds[ix]) else {
             return Cursor::default();
         };
@@ -478,24 +512,37 @@ impl Context {
                     cur.n += 1;
                 }
             }
+            // Only a choice among two or more can be narrowed.
+            if a + b > 1 {
+                cur.sig = first();
+            }
             return cur;
         }
-        self.cursor_in(pi, pred, &keys())
+        self.cursor_in(pi, pred, &keys(), first)
     }
 
-    /// The candidate streams for a call with predicate `pred` and keys `keys`.
+    /// The candidate streams for a call with predicate `pred` and keys
+    /// `keys`, chosen by the keys alone (no first-argument filter).
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {
         match self.pred_ix(pred) {
-            Some(ix) => self.cursor_in(&self.preds[ix], pred, keys),
+            Some(ix) => self.cursor_in(&self.preds[ix], pred, keys, || 0),
             None => Cursor::default(),
         }
     }
 
-    fn cursor_in(&self, pi: &PredIndex, pred: (SymId, u32), keys: &Keys) -> Cursor {
+    #[inline(always)]
+    fn cursor_in(
+        &self,
+        pi: &PredIndex,
+        pred: (SymId, u32),
+        keys: &Keys,
+        first: impl FnOnce() -> u32,
+    ) -> Cursor {
         let mut cur = Cursor::default();
         let len = |b: BucketId| self.buckets[b.0 as usize].len() as u32;
         let mut best: [Option<BucketId>; 4] = [Some(pi.all[0]), Some(pi.all[1]), None, None];
         let mut best_size = len(pi.all[0]) + len(pi.all[1]);
+        let mut narrowed = false;
         let mut done = false;
         if let Some(h) = keys.whole {
             let g = pi.ground.get(&h);
@@ -504,6 +551,7 @@ impl Context {
                 + len(pi.nonground[1]);
             if size <= best_size {
                 best_size = size;
+                narrowed = true;
                 best = [
                     g.map(|g| g[0]),
                     g.map(|g| g[1]),
@@ -525,6 +573,7 @@ impl Context {
                 let size = g.map_or(0, |g| len(g[0]) + len(g[1])) + len(ng[0]) + len(ng[1]);
                 if size < best_size {
                     best_size = size;
+                    narrowed = true;
                     best = [g.map(|g| g[0]), g.map(|g| g[1]), Some(ng[0]), Some(ng[1])];
                 }
             }
@@ -536,11 +585,14 @@ impl Context {
                 cur.n += 1;
             }
         }
+        if !narrowed {
+            cur.sig = first();
+        }
         cur
     }
 
     /// The next candidate of a cursor, newest first; `None` when exhausted.
-    #[inline]
+    #[inline(always)]
     pub fn next(&self, cur: &mut Cursor) -> Option<Item> {
         if cur.n == 1 {
             // One stream (the common case): no merging.
@@ -575,11 +627,39 @@ impl Context {
         cur.streams[..cur.n as usize].iter().any(|s| s.1 > 0)
     }
 
-    /// The next candidate whose entry is usable.
-    #[inline]
+    /// The next candidate whose entry is usable and whose head's first
+    /// argument does not clash with the call's.  The cursor is then moved
+    /// past the clashing items that follow, so that [`Context::has_more`]
+    /// says false when no other clause can match (no choice point is left
+    /// for a call that first-argument indexing shows to be determinate).
+    #[inline(always)]
     pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
+        if cur.sig != 0 {
+            return self.next_usable_matching(cur);
+        }
         while let Some(item) = self.next(cur) {
             if self.usable(item.entry) {
+                return Some(item);
+            }
+        }
+        None
+    }
+
+    /// [`Context::next_usable`] for a call with a first-argument signature.
+    #[inline(never)]
+    fn next_usable_matching(&self, cur: &mut Cursor) -> Option<Item> {
+        while let Some(item) = self.next(cur) {
+            if !cur.clashes(&self.entries[item.entry as usize]) && self.usable(item.entry) {
+                // Move past the clashing items that follow.
+                loop {
+                    let mut ahead = *cur;
+                    match self.next(&mut ahead) {
+                        Some(next) if cur.clashes(&self.entries[next.entry as usize]) => {
+                            *cur = ahead
+                        }
+                        _ => break,
+                    }
+                }
                 return Some(item);
             }
         }

@@ -8,7 +8,7 @@
 //! quantified name becomes a slot of its own (fresh at every use).
 
 use crate::logic::clause::{clause_alts, ClauseError};
-use crate::logic::keys::keys_of;
+use crate::logic::keys::head_keys;
 use crate::logic::template::Template;
 use crate::term::{sym, Addr, Cell};
 
@@ -70,7 +70,7 @@ pub fn template_of_heap(
     let mut scratch = Vec::new();
     let keys = alts
         .iter()
-        .map(|a| keys_of(&cells, |c| c, a.head, &mut scratch))
+        .map(|a| head_keys(&cells, |c| c, a.head, &mut scratch))
         .collect();
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
     let tpl = Template {

@@ -18,13 +18,44 @@ pub const MAX_ARGS: usize = 3;
 pub const HASH_BUDGET: usize = 64;
 
 /// Hash keys of a head or call: whole-term hash when ground, per-argument
-/// hashes of ground arguments.
+/// hashes of ground arguments, and the signature of the first argument.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Keys {
     /// Hash of the whole atom, if ground.
     pub whole: Option<u64>,
     /// Hash of each of the first arguments, if ground.
     pub args: [Option<u64>; MAX_ARGS],
+    /// [`first_sig`] of the atom's first argument (heads only, see [`head_keys`]).
+    pub first: u32,
+}
+
+/// The signature of an atom's first argument: a nonzero hash of its
+/// principal symbol (name and arity, or the constant) when it has one, 0
+/// when it is a variable, a variable application `$apply ...` (which
+/// unifies with terms of other shapes) or absent.  Two atoms whose first
+/// arguments have different nonzero signatures cannot unify; equal ones
+/// may.  `c` is the argument, already dereferenced.
+#[inline]
+pub fn first_sig(cells: &[Cell], c: Cell) -> u32 {
+    let (tag, word) = match c {
+        // A constant and a compound of no arguments get the same signature:
+        // the filter must never tell apart terms that unification does not.
+        Cell::Atom(s) => (5, (s.0 as u64) << 32),
+        Cell::Struct(a) => match cells[a.ix()] {
+            Cell::Functor(f, n) if f != crate::term::sym::APPLY => {
+                (5, ((f.0 as u64) << 32) | n as u64)
+            }
+            _ => return 0,
+        },
+        Cell::Int(i) => (2, i as u64),
+        Cell::Str(s) => (3, s.0 as u64),
+        Cell::Eigen(e) => (4, e as u64),
+        Cell::Ref(_) | Cell::Bound(_) | Cell::Functor(..) => return 0,
+    };
+    // One multiply: the signature is only a filter, a collision merely lets
+    // a clause through to unification.
+    let x = (word ^ (tag << 61)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((x >> 32) as u32) | 1
 }
 
 /// Compute the index keys of an atom stored in `cells` (`deref` follows
@@ -68,6 +99,23 @@ pub fn keys_of(
         }
         _ => ((SymId(0), u32::MAX), keys),
     }
+}
+
+/// [`keys_of`] for a clause head, with the signature of its first argument
+/// (calls compute theirs only when the index needs it).
+pub fn head_keys(
+    cells: &[Cell],
+    deref: impl Fn(Cell) -> Cell,
+    atom: Cell,
+    scratch: &mut Vec<Cell>,
+) -> ((SymId, u32), Keys) {
+    let (pred, mut keys) = keys_of(cells, &deref, atom, scratch);
+    if let Cell::Struct(a) = deref(atom) {
+        if pred.1 > 0 {
+            keys.first = first_sig(cells, deref(cells[a.ix() + 1]));
+        }
+    }
+    (pred, keys)
 }
 
 /// Hash of a ground term (`None` if it has a variable).

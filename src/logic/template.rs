@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 
 use super::clause::{clause_alts, Alt, Body, ClauseError};
-use super::keys::{keys_of, Keys};
+use super::keys::{head_keys, Keys};
 use crate::source::FileId;
 use crate::syntax::ast::{Quant, Span, Term, TermKind};
 use crate::term::{sym, Addr, Cell, SymId, Symbols};
@@ -188,7 +188,7 @@ impl<'a> Compiler<'a> {
         let mut scratch = Vec::new();
         let keys = alts
             .iter()
-            .map(|a| keys_of(&cells, |c| c, a.head, &mut scratch))
+            .map(|a| head_keys(&cells, |c| c, a.head, &mut scratch))
             .collect();
         let conjuncts = conjuncts_of(&cells, &alts);
         Ok(Template {

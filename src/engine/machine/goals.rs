@@ -302,9 +302,15 @@ impl Machine {
                 }
                 let heap = &self.store.heap;
                 let scratch = &mut self.scratch;
-                let cursor = self.ctx.lookup((f, n), 8, || {
-                    keys_of(&heap.cells, |c| heap.deref(c), g, scratch).1
-                });
+                let cursor = self.ctx.lookup(
+                    (f, n),
+                    8,
+                    || keys_of(&heap.cells, |c| heap.deref(c), g, scratch).1,
+                    || match n {
+                        0 => 0,
+                        _ => first_sig(&heap.cells, heap.deref(heap.get(args))),
+                    },
+                );
                 self.call(g, cursor, parent, origin)
             }
         }
