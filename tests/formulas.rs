@@ -419,6 +419,22 @@ fn unification_has_the_occurs_check() {
 }
 
 #[test]
+fn clause_heads_have_the_occurs_check() {
+    // A call's variable bound to a head's compound argument: the check
+    // looks at what the head's variables were already bound to.
+    let program = "p (f X) X.
+q X (f X).
+r X (g (h X) a).
+s X Y (g Y X).
+";
+    for goal in ["p Y Y", "q Y Y", "r Y Y", "s A B A", "s A B B", "q (k Y) Y"] {
+        assert_eq!(answers(program, goal), yes(0), "{goal}");
+    }
+    assert_eq!(answers(program, "r (k Z) Y"), strs(&["Y = g (h (k Z)) a"]));
+    assert_eq!(answers(program, "q (k W) (f V)"), strs(&["V = k W"]));
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

@@ -349,8 +349,17 @@ impl Machine {
                             }
                         }
                         Cell::Ref(x) => {
+                            // With no scoped name younger than `x`, only the
+                            // occurs check matters, and only values already
+                            // in slots can hold `x`: the copy's other
+                            // variables are new.
+                            let quick = self.store.heap.no_scoped_names_after(x);
+                            if quick && !self.slot_values_can_bind(t, a, slots, x) {
+                                ok = false;
+                                break;
+                            }
                             let c = self.copy_template(t, tc, slots);
-                            if !self.store.can_bind(x, c) {
+                            if !quick && !self.store.can_bind(x, c) {
                                 ok = false;
                                 break;
                             }
@@ -388,6 +397,28 @@ impl Machine {
     }
 
     /// Copy template cell `c` to the heap, creating variables for unset slots.
+    /// Whether no value already in `slots` for a variable of the template
+    /// term at `a` contains the variable `x` (the occurs check for binding
+    /// `x` to a copy of that term).
+    fn slot_values_can_bind(
+        &mut self,
+        t: &Template,
+        a: Addr,
+        slots: &[Option<Cell>],
+        x: Addr,
+    ) -> bool {
+        for &cell in &t.cells[a.ix()..t.block_end(a)] {
+            let Cell::Ref(s) = cell else { continue };
+            let Some(v) = slots[s.ix()] else { continue };
+            match self.store.deref(v) {
+                Cell::Ref(y) if y == x => return false,
+                v @ Cell::Struct(_) if !self.store.can_bind(x, v) => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
     pub(crate) fn copy_template(
         &mut self,
         t: &Template,
