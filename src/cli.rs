@@ -58,7 +58,9 @@ pub struct Args {
     /// Stop a query whose goals nest deeper than N.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
-    /// Stop a query whose stacks grow beyond this many megabytes.
+    /// Stop a query whose stacks grow beyond this many megabytes (default:
+    /// a third of the machine's memory, so that a runaway query stops with
+    /// an error before the system runs out; 0: no limit).
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<usize>,
     /// What to do with warnings about the loaded files: print them (`warn`,
@@ -150,13 +152,37 @@ fn answers(args: &Args, asking: bool) -> Answers {
     }
 }
 
+/// The memory limit when `--max-memory` is not given: a third of the
+/// machine's memory (the stacks grow by doubling, so a stack just under the
+/// limit may briefly need half as much again), or none where the size of
+/// the memory cannot be read.
+fn default_memory_limit() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    memory_limit_from_meminfo(&text)
+}
+
+/// A third of `MemTotal` in a `/proc/meminfo` text, in bytes.
+fn memory_limit_from_meminfo(text: &str) -> Option<usize> {
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let kib: usize = words.next()?.parse().ok()?;
+    if words.next() != Some("kB") {
+        return None;
+    }
+    Some(kib.saturating_mul(1024) / 3)
+}
+
 /// Run with parsed arguments; returns the exit status.
 pub fn run(args: Args) -> i32 {
     let options = Options {
         allow_system: args.allow_system,
         search_path: search_path(&args),
         max_depth: args.max_depth,
-        max_memory: args.max_memory.map(|mb| mb.saturating_mul(1024 * 1024)),
+        max_memory: match args.max_memory {
+            Some(0) => None,
+            Some(mb) => Some(mb.saturating_mul(1024 * 1024)),
+            None => default_memory_limit(),
+        },
         ..Options::default()
     };
     let factory: SessionFactory =
@@ -263,5 +289,18 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
             &mut std::io::stderr(),
             stop_below,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_limit_from_meminfo;
+
+    #[test]
+    fn the_default_memory_limit_is_a_third_of_the_memory() {
+        let text = "MemTotal:       24576000 kB\nMemFree:        20000000 kB\n";
+        assert_eq!(memory_limit_from_meminfo(text), Some(24576000 * 1024 / 3));
+        assert_eq!(memory_limit_from_meminfo("MemFree: 10 kB\n"), None);
+        assert_eq!(memory_limit_from_meminfo("MemTotal: many kB\n"), None);
     }
 }

@@ -788,7 +788,7 @@ impl Machine {
                     "memory limit exceeded: the search uses more than {} MB",
                     limit / (1024 * 1024)
                 ))
-                .note("the query was stopped by --max-memory"));
+                .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it"));
             }
         }
         if let Some(d) = self.options.deadline {
