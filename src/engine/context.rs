@@ -184,6 +184,10 @@ pub struct Context {
     /// The sums behind memo keys (see [`crate::engine::memo`]).
     pub memo: MemoSums,
     buckets: Vec<Vec<Item>>,
+    /// The bytes the buckets' items hold (their capacities), kept as they
+    /// grow so that [`Context::memory_used`] is O(1): the limit check runs
+    /// every few thousand steps.  Buckets never shrink.
+    bucket_bytes: usize,
     preds: Vec<PredIndex>,
     /// Where each predicate's index is in `preds`: by symbol for arities
     /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
@@ -392,9 +396,20 @@ impl Context {
     }
 
     fn push_item(&mut self, trail: &mut Trail, b: BucketId, item: Item) {
-        self.buckets[b.0 as usize].push(item);
+        self.bucket_push(b, item);
         self.memberships.push((b, item));
         trail.push(Undo::Push(b));
+    }
+
+    /// Push onto a bucket, keeping [`Context::bucket_bytes`] up to date.
+    #[inline]
+    fn bucket_push(&mut self, b: BucketId, item: Item) {
+        let bucket = &mut self.buckets[b.0 as usize];
+        let before = bucket.capacity();
+        bucket.push(item);
+        if bucket.capacity() != before {
+            self.bucket_bytes += (bucket.capacity() - before) * std::mem::size_of::<Item>();
+        }
     }
 
     /// Index alternative `alt` of the newest entry `e` under its head keys.
@@ -474,7 +489,7 @@ impl Context {
             Undo::Push(b) => {
                 self.buckets[b.0 as usize].pop();
             }
-            Undo::Pop(b, item) => self.buckets[b.0 as usize].push(item),
+            Undo::Pop(b, item) => self.bucket_push(b, item),
             Undo::Restrict => {
                 self.restrictions.pop();
             }
@@ -684,11 +699,8 @@ impl Context {
             + self.bodies.capacity() * size_of::<Body>()
             + self.envs.capacity() * size_of::<Cell>()
             + self.memberships.capacity() * size_of::<(BucketId, Item)>()
-            + self
-                .buckets
-                .iter()
-                .map(|b| b.capacity() * size_of::<Item>())
-                .sum::<usize>()
+            + self.buckets.capacity() * size_of::<Vec<Item>>()
+            + self.bucket_bytes
     }
 
     /// The current arena lengths.
