@@ -8,7 +8,7 @@ use std::io::BufReader;
 use super::machine::{Event, Machine, Rule};
 use crate::builtins::Builtin;
 use crate::diagnostics::RuntimeError;
-use crate::term::{sym, Addr, Cell};
+use crate::term::{sym, Addr, Cell, SymId};
 
 type Step = Result<bool, RuntimeError>;
 
@@ -291,6 +291,21 @@ impl Machine {
 
     /// Evaluate an arithmetic expression, with overflow and division checks.
     pub(crate) fn eval(&self, e: Cell, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
+        // The common shapes, a number or one operation on two numbers
+        // (`N - 1`), need no work stacks.
+        match self.store.deref(e) {
+            Cell::Int(i) => return Ok(i),
+            Cell::Struct(a) => {
+                if let Cell::Functor(f, 2) = self.store.heap.get(a) {
+                    let x = self.store.deref(self.store.heap.get(Addr(a.0 + 1)));
+                    let y = self.store.deref(self.store.heap.get(Addr(a.0 + 2)));
+                    if let (Cell::Int(x), Cell::Int(y), true) = (x, y, is_arith(f)) {
+                        return self.arith(f, x, y, g, origin);
+                    }
+                }
+            }
+            _ => {}
+        }
         // Iterative post-order evaluation.
         enum Task {
             Eval(Cell),
@@ -308,12 +323,7 @@ impl Machine {
                             .note("the variable must be bound to a number before it is evaluated"))
                     }
                     c @ Cell::Struct(a) => match self.store.heap.get(a) {
-                        Cell::Functor(f, 2)
-                            if f == sym::PLUS
-                                || f == sym::MINUS
-                                || f == sym::TIMES
-                                || f == sym::DIV =>
-                        {
+                        Cell::Functor(f, 2) if is_arith(f) => {
                             tasks.push(Task::Apply(f));
                             tasks.push(Task::Eval(self.store.heap.get(Addr(a.0 + 2))));
                             tasks.push(Task::Eval(self.store.heap.get(Addr(a.0 + 1))));
@@ -341,32 +351,33 @@ impl Machine {
                     let (Some(y), Some(x)) = (values.pop(), values.pop()) else {
                         return Err(self.error_at("malformed expression", g, origin));
                     };
-                    let r = if f == sym::PLUS {
-                        x.checked_add(y)
-                    } else if f == sym::MINUS {
-                        x.checked_sub(y)
-                    } else if f == sym::TIMES {
-                        x.checked_mul(y)
-                    } else {
-                        if y == 0 {
-                            return Err(self.error_at("division by zero", g, origin));
-                        }
-                        x.checked_div(y)
-                    };
-                    match r {
-                        Some(v) => values.push(v),
-                        None => {
-                            return Err(self
-                                .error_at("integer overflow", g, origin)
-                                .note("integers are 64-bit; the result does not fit"))
-                        }
-                    }
+                    values.push(self.arith(f, x, y, g, origin)?);
                 }
             }
         }
         values
             .pop()
             .ok_or_else(|| self.error_at("malformed expression", g, origin))
+    }
+
+    /// `x f y` for an arithmetic operator `f` (see [`is_arith`]).
+    fn arith(&self, f: SymId, x: i64, y: i64, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
+        let r = if f == sym::PLUS {
+            x.checked_add(y)
+        } else if f == sym::MINUS {
+            x.checked_sub(y)
+        } else if f == sym::TIMES {
+            x.checked_mul(y)
+        } else {
+            if y == 0 {
+                return Err(self.error_at("division by zero", g, origin));
+            }
+            x.checked_div(y)
+        };
+        r.ok_or_else(|| {
+            self.error_at("integer overflow", g, origin)
+                .note("integers are 64-bit; the result does not fit")
+        })
     }
 
     /// Read one term (ending with `.`) from the current input.
@@ -432,4 +443,9 @@ impl Machine {
         let c = self.copy_template(&tpl, tpl.root, &mut slots);
         Ok((c, named))
     }
+}
+
+/// Whether `f` names one of the four arithmetic operations.
+fn is_arith(f: SymId) -> bool {
+    f == sym::PLUS || f == sym::MINUS || f == sym::TIMES || f == sym::DIV
 }
