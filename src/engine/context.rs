@@ -22,14 +22,16 @@
 //! whose head is not ground; and for each of the first [`MAX_ARGS`] arguments,
 //! items by hash of that argument when ground, or in a "not ground" bucket.
 //! A call uses the smallest set of buckets that must contain every matching
-//! item.  Each entry also carries the signature of its head's first argument
-//! (its principal symbol, see [`first_sig`](crate::logic::keys::first_sig)):
-//! when the buckets could not narrow a call (a small predicate, or no ground
-//! argument to key on), candidates whose signature differs from the call's
-//! are passed over, and the cursor is moved past them as soon as a candidate
-//! is taken, so a call with one matching clause leaves no choice point.  Buckets are stacks: an item is pushed when its entry is assumed and
+//! item.  Buckets are stacks: an item is pushed when its entry is assumed and
 //! popped when its scope ends, both through the trail, so a bucket only holds
 //! entries of scopes still open (consumed resources among them are skipped).
+//!
+//! Each entry also carries the signature of its head's first argument (its
+//! principal symbol, see [`first_sig`](crate::logic::keys::first_sig)): when
+//! the buckets could not narrow a call (a small predicate, or no ground
+//! argument to key on), candidates whose signature differs from the call's
+//! are passed over, and the cursor is moved past them as soon as a candidate
+//! is taken, so a call with one matching clause leaves no choice point.
 
 use std::collections::HashMap;
 
@@ -158,9 +160,11 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// Whether `entry`'s head cannot match the call (both have signatures,
+    /// and they differ).
     #[inline]
     fn clashes(&self, entry: &Entry) -> bool {
-        entry.sig != 0 && entry.sig != self.sig
+        self.sig != 0 && entry.sig != 0 && entry.sig != self.sig
     }
 }
 
@@ -501,12 +505,9 @@ impl Context {
     /// The candidate streams for a call of `pred`: every item when there
     /// are at most `small` (computing keys would cost more than it saves),
     /// else the smallest set of buckets for the call's keys, which `keys`
-    /// computes only then.  One lookup of the predicate either way.
-    ///
-    /// A predicate with at most `small` candidates gets them all, filtered
-    /// by the call's first-argument signature (`first`); a larger one gets
-    /// the buckets its `keys` select, and the signature filter only when no
-    /// key narrowed the choice.
+    /// computes only then.  One lookup of the predicate either way.  The
+    /// call's first-argument signature, which `first` computes, filters the
+    /// candidates when no key narrowed them (always for a small predicate).
     pub fn lookup(
         &self,
         pred: (SymId, u32),

@@ -213,7 +213,7 @@ impl Heap {
     /// a name made after it (`v` is at or above [`Heap::scoped_names_top`]).
     #[inline]
     pub fn no_scoped_names_after(&self, v: Addr) -> bool {
-        self.max_sym_birth <= v.0 && self.eigens.last().is_none_or(|e| e.birth <= v)
+        v.0 >= self.scoped_names_top()
     }
 
     /// Whether the term contains no unbound variable.

@@ -396,7 +396,6 @@ impl Machine {
         ok
     }
 
-    /// Copy template cell `c` to the heap, creating variables for unset slots.
     /// Whether no value already in `slots` for a variable of the template
     /// term at `a` contains the variable `x` (the occurs check for binding
     /// `x` to a copy of that term).
@@ -419,6 +418,7 @@ impl Machine {
         true
     }
 
+    /// Copy template cell `c` to the heap, creating variables for unset slots.
     pub(crate) fn copy_template(
         &mut self,
         t: &Template,
