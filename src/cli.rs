@@ -153,9 +153,9 @@ fn answers(args: &Args, asking: bool) -> Answers {
 }
 
 /// The memory limit when `--max-memory` is not given: a third of the
-/// machine's memory (the stacks grow by doubling, so a stack just under the
-/// limit may briefly need half as much again), or none where the size of
-/// the memory cannot be read.
+/// machine's memory (the limit counts what the stacks hold; they grow by
+/// doubling, so their allocations may be up to twice that), or none where
+/// the size of the memory cannot be read.
 fn default_memory_limit() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     memory_limit_from_meminfo(&text)

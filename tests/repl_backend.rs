@@ -254,6 +254,32 @@ fn errors_leave_the_session_as_it_was() {
 }
 
 #[test]
+fn a_query_stopped_by_the_memory_limit_does_not_stop_the_next() {
+    let dir = TempDir::new("memory");
+    let f = dir.file("grow.lolli", "grow X :- grow (f X).\n");
+    let written = Rc::new(RefCell::new(String::new()));
+    let factory: SessionFactory = Box::new(move || {
+        let options = Options {
+            max_memory: Some(20 * 1024 * 1024),
+            ..Options::default()
+        };
+        Session::with_options(options, Box::new(SharedHost(written.clone())))
+    });
+    let mut b = Backend::new(factory, &[f], Answers::Take(1)).expect("loads");
+    let Reply { outputs, .. } = b.input("grow a.");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("memory limit exceeded")),
+        "{outputs:?}"
+    );
+    // Long enough for the limit to be checked many times, small in memory:
+    // the room the stopped query left behind must not count against it.
+    assert_eq!(
+        b.input("between 1 100000 X, fail."),
+        reply(vec![Output::No], Next::Goal)
+    );
+}
+
+#[test]
 fn an_interrupt_stops_the_running_query_only() {
     let dir = TempDir::new("interrupt");
     let f = dir.file("loop.lolli", "loop :- loop.\nok.\n");

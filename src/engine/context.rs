@@ -188,10 +188,6 @@ pub struct Context {
     /// The sums behind memo keys (see [`crate::engine::memo`]).
     pub memo: MemoSums,
     buckets: Vec<Vec<Item>>,
-    /// The bytes the buckets' items hold (their capacities), kept as they
-    /// grow so that [`Context::memory_used`] is O(1): the limit check runs
-    /// every few thousand steps.  Buckets never shrink.
-    bucket_bytes: usize,
     preds: Vec<PredIndex>,
     /// Where each predicate's index is in `preds`: by symbol for arities
     /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
@@ -400,20 +396,9 @@ impl Context {
     }
 
     fn push_item(&mut self, trail: &mut Trail, b: BucketId, item: Item) {
-        self.bucket_push(b, item);
+        self.buckets[b.0 as usize].push(item);
         self.memberships.push((b, item));
         trail.push(Undo::Push(b));
-    }
-
-    /// Push onto a bucket, keeping [`Context::bucket_bytes`] up to date.
-    #[inline]
-    fn bucket_push(&mut self, b: BucketId, item: Item) {
-        let bucket = &mut self.buckets[b.0 as usize];
-        let before = bucket.capacity();
-        bucket.push(item);
-        if bucket.capacity() != before {
-            self.bucket_bytes += (bucket.capacity() - before) * std::mem::size_of::<Item>();
-        }
     }
 
     /// Index alternative `alt` of the newest entry `e` under its head keys.
@@ -493,7 +478,7 @@ impl Context {
             Undo::Push(b) => {
                 self.buckets[b.0 as usize].pop();
             }
-            Undo::Pop(b, item) => self.bucket_push(b, item),
+            Undo::Pop(b, item) => self.buckets[b.0 as usize].push(item),
             Undo::Restrict => {
                 self.restrictions.pop();
             }
@@ -692,16 +677,17 @@ impl Context {
         self.memberships.truncate(lens.memberships as usize);
     }
 
-    /// Bytes held by the context's arenas and index (an estimate).
+    /// Bytes the context's arenas and index hold now (an estimate from
+    /// lengths, in O(1): every bucket item has a membership record, so the
+    /// items are counted through those).
     pub fn memory_used(&self) -> usize {
         use std::mem::size_of;
-        self.entries.capacity() * size_of::<Entry>()
-            + self.heap_alts.capacity() * size_of::<HeapAlt>()
-            + self.bodies.capacity() * size_of::<Body>()
-            + self.envs.capacity() * size_of::<Cell>()
-            + self.memberships.capacity() * size_of::<(BucketId, Item)>()
-            + self.buckets.capacity() * size_of::<Vec<Item>>()
-            + self.bucket_bytes
+        self.entries.len() * size_of::<Entry>()
+            + self.heap_alts.len() * size_of::<HeapAlt>()
+            + self.bodies.len() * size_of::<Body>()
+            + self.envs.len() * size_of::<Cell>()
+            + self.memberships.len() * (size_of::<(BucketId, Item)>() + size_of::<Item>())
+            + self.buckets.len() * size_of::<Vec<Item>>()
     }
 
     /// The current arena lengths.

@@ -800,15 +800,17 @@ impl Machine {
         Ok(())
     }
 
-    /// Bytes held by the search's stacks and arenas (an estimate).
+    /// Bytes the search's stacks and arenas hold now (an estimate from
+    /// their lengths: room left over from an earlier, larger query is not
+    /// counted, so a query stopped by the limit does not stop the next).
     pub fn memory_used(&self) -> usize {
         use std::mem::size_of;
-        self.store.heap.cells.capacity() * size_of::<Cell>()
-            + self.store.trail.entries.capacity() * size_of::<Undo>()
-            + self.frames.capacity() * size_of::<Frame>()
-            + self.choices.capacity() * size_of::<Choice>()
+        self.store.heap.cells.len() * size_of::<Cell>()
+            + self.store.trail.entries.len() * size_of::<Undo>()
+            + self.frames.len() * size_of::<Frame>()
+            + self.choices.len() * size_of::<Choice>()
             + self.ctx.memory_used()
-            + self.proof.nodes.capacity() * size_of::<ProofNode>()
+            + self.proof.nodes.len() * size_of::<ProofNode>()
     }
 
     /// Whether the machine is inside a query that was stopped at `top`
