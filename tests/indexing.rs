@@ -124,3 +124,25 @@ fn a_call_with_one_matching_clause_leaves_no_choice_point() {
         (vec!["X = green".into()], 1)
     );
 }
+
+#[test]
+fn what_a_query_adds_to_the_index_is_forgotten_when_it_ends() {
+    // Each level assumes a resource with a key of its own: a bucket pair
+    // per key while the query runs, none left after it.
+    let program = "deep 0.\ndeep N :- N > 0, M is N - 1, (level N -o (deep M, level N)).\n";
+    let (mut s, _) = session();
+    s.load_str("test", program).expect("the program loads");
+    let before = s.machine.ctx.bucket_count();
+    for n in [500, 700, 500] {
+        let goal = format!("deep {n}");
+        assert_eq!(all_answers(&mut s, &goal), ["yes"], "{goal}");
+        assert_eq!(s.machine.ctx.bucket_count(), before, "after {goal}");
+    }
+    // Clauses added between queries stay indexed.
+    s.add_clause("level 7").expect("adds");
+    assert_eq!(all_answers(&mut s, "level 7"), ["yes"]);
+    assert_eq!(
+        all_answers(&mut s, "level 7 -o (level X, level Y)"),
+        ["X = 7, Y = 7", "X = 7, Y = 7"]
+    );
+}

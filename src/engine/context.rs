@@ -148,6 +148,13 @@ struct PredIndex {
     arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
 }
 
+/// The size of the index at some moment (see [`Context::forget_index_since`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IndexMark {
+    buckets: u32,
+    preds: u32,
+}
+
 /// A position in the merged candidate streams of one call.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Cursor {
@@ -665,6 +672,47 @@ impl Context {
             }
         }
         None
+    }
+
+    /// The size of the index now, to forget later what a query added to it.
+    pub fn index_mark(&self) -> IndexMark {
+        IndexMark {
+            buckets: self.buckets.len() as u32,
+            preds: self.preds.len() as u32,
+        }
+    }
+
+    /// Forget the buckets and predicate indexes made since `mark`.  Only
+    /// when no entry made since then is left (the outermost query has
+    /// ended and its barrier restored the context): nothing refers to them
+    /// any more, and without this a long session whose queries assume ever
+    /// new ground resources would keep a bucket pair for every key.
+    pub fn forget_index_since(&mut self, mark: IndexMark) {
+        if self.buckets.len() as u32 == mark.buckets && self.preds.len() as u32 == mark.preds {
+            return;
+        }
+        // A key's buckets are made as a pair, so the first tells the age.
+        for pi in &mut self.preds[..mark.preds as usize] {
+            pi.ground.retain(|_, b| b[0].0 < mark.buckets);
+            pi.arg_ground.retain(|_, b| b[0].0 < mark.buckets);
+        }
+        if self.preds.len() as u32 > mark.preds {
+            for row in &mut self.small_preds {
+                for ix in row.iter_mut() {
+                    if *ix != u32::MAX && *ix >= mark.preds {
+                        *ix = u32::MAX;
+                    }
+                }
+            }
+            self.large_preds.retain(|_, ix| *ix < mark.preds);
+            self.preds.truncate(mark.preds as usize);
+        }
+        self.buckets.truncate(mark.buckets as usize);
+    }
+
+    /// The number of index buckets (for tests and statistics).
+    pub fn bucket_count(&self) -> usize {
+        self.buckets.len()
     }
 
     /// Truncate the arenas (backtracking), after the trail was undone.

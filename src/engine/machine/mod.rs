@@ -58,7 +58,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::context::{Context, ContextLens, Cursor, Item, Source, GONE};
+use super::context::{Context, ContextLens, Cursor, IndexMark, Item, Source, GONE};
 use super::memo::{MemoCall, MemoTable};
 use super::store::Store;
 use super::trail::Undo;
@@ -410,6 +410,8 @@ pub struct Machine {
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
     started: Vec<Instant>,
+    /// The index's size when the outermost query started (taken when it ends).
+    index_mark: Option<IndexMark>,
     pairs: Vec<(Cell, Cell)>,
     /// Reused by `assume`: the clauses of an assumed formula, its work
     /// stack, and the alternatives of one clause.
@@ -473,6 +475,7 @@ impl Machine {
             inputs: Vec::new(),
             input: 0,
             started: Vec::new(),
+            index_mark: None,
             pairs: Vec::new(),
             assume_parts: Vec::new(),
             assume_stack: Vec::new(),
@@ -501,6 +504,9 @@ impl Machine {
                 self.ctx.memo.unb_nonground = 0;
                 self.memo.clear();
             }
+        }
+        if self.choices.is_empty() {
+            self.index_mark = Some(self.ctx.index_mark());
         }
         let end = self.ctx.entries.len() as u32;
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
@@ -613,6 +619,13 @@ impl Machine {
         }
         self.started.pop();
         self.update_hb();
+        if self.choices.is_empty() {
+            // The outermost query is over: what it added to the index is
+            // referred to by nothing.
+            if let Some(mark) = self.index_mark.take() {
+                self.ctx.forget_index_since(mark);
+            }
+        }
     }
 
     /// Run until the next answer or the end of the innermost query.
