@@ -65,15 +65,65 @@ pub struct MemoStats {
     pub evicted: u64,
 }
 
-/// An exact key.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Key {
-    /// The call, as canonical tokens.
-    pub goal: Vec<u64>,
-    /// Interned ids of the usable linear resources, sorted.
-    pub linear: Vec<u32>,
-    /// Interned ids of the assumed unbounded clauses, sorted.
-    pub unbounded: Vec<u32>,
+/// One generation of failed keys, stored compactly.
+///
+/// Invariant: `words` holds each key as `[next, goal, nlinear, nunbounded,
+/// linear ids.., unbounded ids..]`, where `goal` is the call's id in this
+/// generation's `goals` (the call's canonical tokens are stored once there,
+/// however many contexts it failed in) and `next` chains the keys of one
+/// hash: `heads` maps a key hash to the offset of the newest key with it,
+/// and `next` is `END` after the oldest.  Dropping a generation drops its
+/// keys and the calls they name together.
+#[derive(Clone, Debug, Default)]
+struct Generation {
+    words: Vec<u32>,
+    heads: HashMap<u64, u32, FastHash>,
+    goals: HashMap<Box<[u64]>, u32, FastHash>,
+    len: usize,
+}
+
+/// The end of a hash chain in [`Generation::words`].
+const END: u32 = u32::MAX;
+
+impl Generation {
+    /// Whether this generation holds the key with these parts under `hash`.
+    fn contains(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
+        let Some(&first) = self.heads.get(&hash) else {
+            return false;
+        };
+        let Some(&goal) = self.goals.get(goal) else {
+            return false;
+        };
+        let mut at = first;
+        while at != END {
+            let k = at as usize;
+            let (nl, nu) = (self.words[k + 2] as usize, self.words[k + 3] as usize);
+            let ids = &self.words[k + 4..k + 4 + nl + nu];
+            if self.words[k + 1] == goal
+                && nl == linear.len()
+                && nu == unbounded.len()
+                && ids[..nl] == *linear
+                && ids[nl..] == *unbounded
+            {
+                return true;
+            }
+            at = self.words[k];
+        }
+        false
+    }
+
+    /// Add a key (not already held).
+    fn push(&mut self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) {
+        let next_goal = self.goals.len() as u32;
+        let goal = *self.goals.entry(goal.into()).or_insert(next_goal);
+        let at = self.words.len() as u32;
+        let next = self.heads.insert(hash, at).unwrap_or(END);
+        self.words
+            .extend_from_slice(&[next, goal, linear.len() as u32, unbounded.len() as u32]);
+        self.words.extend_from_slice(linear);
+        self.words.extend_from_slice(unbounded);
+        self.len += 1;
+    }
 }
 
 /// The memo table and the interning of resource terms.
@@ -81,10 +131,8 @@ pub struct Key {
 pub struct MemoTable {
     /// Most keys kept (both generations together).
     pub limit: usize,
-    newer: HashMap<u64, Vec<Key>, FastHash>,
-    older: HashMap<u64, Vec<Key>, FastHash>,
-    newer_len: usize,
-    older_len: usize,
+    newer: Generation,
+    older: Generation,
     terms: HashMap<Vec<u64>, u32, FastHash>,
     /// Counters.
     pub stats: MemoStats,
@@ -122,10 +170,8 @@ impl MemoTable {
     pub fn new(limit: usize) -> Self {
         MemoTable {
             limit: limit.max(2),
-            newer: HashMap::default(),
-            older: HashMap::default(),
-            newer_len: 0,
-            older_len: 0,
+            newer: Generation::default(),
+            older: Generation::default(),
             terms: HashMap::default(),
             stats: MemoStats::default(),
             scratch: Scratch::default(),
@@ -134,10 +180,8 @@ impl MemoTable {
 
     /// Forget every key (the program changed).
     pub fn clear(&mut self) {
-        self.newer.clear();
-        self.older.clear();
-        self.newer_len = 0;
-        self.older_len = 0;
+        self.newer = Generation::default();
+        self.older = Generation::default();
         self.stats.size = 0;
     }
 
@@ -151,38 +195,31 @@ impl MemoTable {
         next
     }
 
-    /// Whether the table holds `key` under `hash`.
-    pub fn contains(&self, hash: u64, key: &Key) -> bool {
-        self.contains_parts(hash, &key.goal, &key.linear, &key.unbounded)
-    }
-
-    /// Whether the table holds the key with these parts under `hash`.
-    fn contains_parts(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
-        let same = |k: &Key| k.goal == goal && k.linear == linear && k.unbounded == unbounded;
-        self.newer.get(&hash).is_some_and(|ks| ks.iter().any(same))
-            || self.older.get(&hash).is_some_and(|ks| ks.iter().any(same))
+    /// Whether the table holds the key with these parts under `hash`: the
+    /// call's canonical tokens and the sorted ids of the usable linear
+    /// resources and of the assumed unbounded clauses.
+    pub fn contains(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
+        self.newer.contains(hash, goal, linear, unbounded)
+            || self.older.contains(hash, goal, linear, unbounded)
     }
 
     /// Whether any key has this hash (a cheap first test).
     pub fn may_contain(&self, hash: u64) -> bool {
-        self.newer.contains_key(&hash) || self.older.contains_key(&hash)
+        self.newer.heads.contains_key(&hash) || self.older.heads.contains_key(&hash)
     }
 
-    /// Record a failed key.
-    pub fn insert(&mut self, hash: u64, key: Key) {
-        if self.contains(hash, &key) {
+    /// Record a failed key (parts as for [`MemoTable::contains`]).
+    pub fn insert(&mut self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) {
+        if self.contains(hash, goal, linear, unbounded) {
             return;
         }
-        if self.newer_len >= self.limit / 2 {
-            self.stats.evicted += self.older_len as u64;
+        if self.newer.len >= self.limit / 2 {
+            self.stats.evicted += self.older.len as u64;
             self.older = std::mem::take(&mut self.newer);
-            self.older_len = self.newer_len;
-            self.newer_len = 0;
         }
-        self.newer.entry(hash).or_default().push(key);
-        self.newer_len += 1;
+        self.newer.push(hash, goal, linear, unbounded);
         self.stats.recorded += 1;
-        self.stats.size = self.newer_len + self.older_len;
+        self.stats.size = self.newer.len + self.older.len;
     }
 }
 
@@ -340,7 +377,7 @@ impl Machine {
                 let hit = self.memo.may_contain(hash) && {
                     self.usable_ids(&mut sc);
                     self.memo
-                        .contains_parts(hash, &sc.toks, &sc.linear, &sc.unbounded)
+                        .contains(hash, &sc.toks, &sc.linear, &sc.unbounded)
                 };
                 Some((hash, hit))
             }
@@ -410,13 +447,66 @@ impl Machine {
         let mut sc = std::mem::take(&mut self.memo.scratch);
         if sc.goal_tokens(&self.store.heap, c.goal).is_some() {
             self.usable_ids(&mut sc);
-            let key = Key {
-                goal: sc.toks.clone(),
-                linear: sc.linear.clone(),
-                unbounded: sc.unbounded.clone(),
-            };
-            self.memo.insert(c.hash, key);
+            self.memo
+                .insert(c.hash, &sc.toks, &sc.linear, &sc.unbounded);
         }
         self.memo.scratch = sc;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_under_one_hash_are_told_apart_exactly() {
+        let mut t = MemoTable::new(100);
+        t.insert(7, &[1, 2], &[3, 4], &[]);
+        t.insert(7, &[1, 2], &[3, 5], &[]);
+        t.insert(7, &[9], &[3, 4], &[]);
+        t.insert(7, &[1, 2], &[3], &[4]);
+        assert!(t.contains(7, &[1, 2], &[3, 4], &[]));
+        assert!(t.contains(7, &[1, 2], &[3, 5], &[]));
+        assert!(t.contains(7, &[9], &[3, 4], &[]));
+        assert!(t.contains(7, &[1, 2], &[3], &[4]));
+        assert!(!t.contains(7, &[1, 2], &[3, 4, 5], &[]));
+        assert!(!t.contains(7, &[1, 2], &[3, 4], &[5]));
+        assert!(!t.contains(7, &[2, 1], &[3, 4], &[]));
+        assert!(!t.contains(8, &[1, 2], &[3, 4], &[]));
+        assert_eq!(t.stats.recorded, 4);
+        // Recording a key already held changes nothing.
+        t.insert(7, &[9], &[3, 4], &[]);
+        assert_eq!(t.stats.recorded, 4);
+        assert_eq!(t.stats.size, 4);
+    }
+
+    #[test]
+    fn a_call_is_stored_once_per_generation() {
+        let mut t = MemoTable::new(100);
+        let call = [5u64; 40];
+        for r in 0..10u32 {
+            t.insert(r as u64, &call, &[r, r + 1], &[]);
+        }
+        assert_eq!(t.newer.goals.len(), 1);
+        assert_eq!(t.newer.words.len(), 10 * (4 + 2));
+    }
+
+    #[test]
+    fn a_full_generation_drops_the_older_one() {
+        let mut t = MemoTable::new(4);
+        for r in 0..4u32 {
+            t.insert(r as u64, &[1], &[r], &[]);
+        }
+        // Keys 0 and 1 were moved to the older generation when 2 came,
+        // and dropped when 4 found the newer one full again.
+        assert_eq!(t.stats.size, 4);
+        t.insert(4, &[1], &[4], &[]);
+        assert_eq!(t.stats.evicted, 2);
+        assert_eq!(t.stats.size, 3);
+        assert!(!t.contains(0, &[1], &[0], &[]));
+        assert!(!t.contains(1, &[1], &[1], &[]));
+        for r in 2..5u32 {
+            assert!(t.contains(r as u64, &[1], &[r], &[]));
+        }
     }
 }
