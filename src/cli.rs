@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use crate::diagnostics::Severity;
+use crate::diagnostics::{Severity, Warning};
 use crate::engine::{Options, StdHost};
 pub use crate::proof::view::{ProofFormat, ProofView};
 use crate::repl::backend::SessionFactory;
@@ -196,15 +196,19 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
-    if !report_warnings(backend.session_mut(), args.warnings) {
-        return 2;
-    }
-    {
-        let m = &mut backend.session_mut().machine;
-        m.memo.limit = args.memo_limit.max(2);
-        for p in &args.memo {
-            m.memoize(p);
+    let mut warnings = backend.session_mut().take_warnings();
+    backend.set_memo_limit(args.memo_limit);
+    for p in &args.memo {
+        match backend.memoize(p, "--memo") {
+            Ok(advice) => warnings.extend(advice),
+            Err(e) => {
+                eprint!("{}", backend.session().render(&[e]));
+                return 2;
+            }
         }
+    }
+    if !report_warnings(backend.session(), &warnings, args.warnings) {
+        return 2;
     }
     backend.set_proof_view(ProofView {
         format: args.proof,
@@ -254,21 +258,20 @@ pub fn run(args: Args) -> i32 {
     status
 }
 
-/// Print the warnings about what was loaded as `-W` says; false when they
+/// Print the warnings about what was loaded (and memoized) as `-W` says; false when they
 /// count as errors.
-pub fn report_warnings(session: &mut Session, mode: WarningMode) -> bool {
-    let warnings = session.take_warnings();
+pub fn report_warnings(session: &Session, warnings: &[Warning], mode: WarningMode) -> bool {
     match mode {
         WarningMode::None => true,
         WarningMode::Warn => {
-            eprint!("{}", session.render_warnings(&warnings, Severity::Warning));
+            eprint!("{}", session.render_warnings(warnings, Severity::Warning));
             true
         }
         WarningMode::Error => {
             if warnings.is_empty() {
                 return true;
             }
-            eprint!("{}", session.render_warnings(&warnings, Severity::Error));
+            eprint!("{}", session.render_warnings(warnings, Severity::Error));
             eprintln!("error: -W error makes the warnings above errors; nothing was run");
             false
         }

@@ -168,6 +168,8 @@ pub enum WarningKind {
     DuplicateClause,
     /// A `MEMO` predicate whose search can run a built-in with side effects.
     MemoSideEffect,
+    /// A `MEMO` predicate that no clause defines.
+    MemoUnknown,
 }
 
 impl WarningKind {
@@ -180,6 +182,7 @@ impl WarningKind {
             WarningKind::UnusedLocal => "W004",
             WarningKind::DuplicateClause => "W005",
             WarningKind::MemoSideEffect => "W006",
+            WarningKind::MemoUnknown => "W007",
         }
     }
 }

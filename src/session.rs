@@ -336,6 +336,82 @@ impl Session {
         self.machine.foreign.register(s, arity, f);
     }
 
+    /// Memoize the failures of the predicates named `name` (at every
+    /// arity), as a `MEMO` declaration in a loaded file does (LANGUAGE.md,
+    /// section 10).  `origin` says in messages where it was asked for (the
+    /// command-line option or the top-level command).  The result is the
+    /// advice a declaration would get: W006 when the predicate's search can
+    /// run a built-in with side effects, W007 when nothing defines it; an
+    /// error (and nothing memoized) when `name` is not a predicate name.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.load_str("walk", "step a b. step b a. reach X X. reach X Z :- step X Y, reach Y Z.").unwrap();
+    /// assert!(s.memoize("reach", "--memo").unwrap().is_empty());
+    /// assert_eq!(s.memoize("reahc", "--memo").unwrap()[0].kind.code(), "W007");
+    /// assert!(s.memoize("Reach", "--memo").is_err());
+    /// ```
+    pub fn memoize(&mut self, name: &str, origin: &str) -> Result<Vec<Warning>, Error> {
+        let declared = crate::syntax::parse_program(&format!("MEMO {name}."));
+        let parsed = match declared {
+            (items, errors) if errors.is_empty() => match items.as_slice() {
+                [crate::syntax::Item::Memo(names, _)] if names.len() == 1 => {
+                    Some(names[0].0.clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(pred) = parsed else {
+            return Err(Error::Load {
+                file: None,
+                span: 0..0,
+                message: format!("{origin} {name}: `{name}` is not a predicate name"),
+                notes: vec![
+                    "a predicate name starts with a lower-case letter, or is quoted ('like this')"
+                        .to_string(),
+                ],
+            });
+        };
+        let file = self.machine.sources.add(format!("<{origin}>"), name);
+        let programs: Vec<Parsed> = self
+            .checked
+            .iter()
+            .chain(&self.unchecked)
+            .map(|&f| self.reparse(f))
+            .collect();
+        let sources: Vec<&[crate::syntax::Item]> = programs.iter().map(|p| p.as_slice()).collect();
+        let sym = self.machine.symbols.intern(&pred);
+        let defined = self.machine.context_defines(sym);
+        let warnings = crate::logic::warnings::memo_command(
+            &pred,
+            file,
+            0..name.len(),
+            &sources,
+            &mut self.module_reader(),
+            defined,
+        );
+        self.machine.memoize(&pred);
+        Ok(warnings)
+    }
+
+    /// The items of loaded source `f`, parsed again from its text.
+    fn reparse(&self, f: FileId) -> Parsed {
+        let text = self.machine.sources.get(f).map_or("", |f| f.text.as_str());
+        std::rc::Rc::new(crate::syntax::parse_program(text).0)
+    }
+
+    /// Reads a module's items by its name on the search path (for the
+    /// warnings' analysis, which follows the modules a program names).
+    fn module_reader(&self) -> impl FnMut(&str) -> Option<Vec<crate::syntax::Item>> {
+        let dirs = self.machine.options.search_path.clone();
+        move |name: &str| {
+            let path = find_module(name, &dirs).ok()?;
+            let text = std::fs::read_to_string(path).ok()?;
+            Some(crate::syntax::parse_program(&text).0)
+        }
+    }
+
     fn compile_str(&mut self, name: &str, text: &str) -> Result<(Loaded, Parsed), Vec<Error>> {
         let file = self.machine.sources.add(name, text);
         let stem = module_name_of(Path::new(name));
@@ -361,33 +437,23 @@ impl Session {
     pub fn take_warnings(&mut self) -> Vec<Warning> {
         // The sources to judge were parsed when they were loaded; the ones
         // judged before (the context) are parsed again.
-        let parse = |s: &Session, f: FileId| {
-            let text = s.machine.sources.get(f).map_or("", |f| f.text.as_str());
-            std::rc::Rc::new(crate::syntax::parse_program(text).0)
-        };
         let parsed = std::mem::take(&mut self.parsed);
         let fresh: Vec<(FileId, Parsed)> = self
             .unchecked
             .iter()
             .map(|&f| match parsed.iter().find(|(g, _)| *g == f) {
                 Some((_, items)) => (f, items.clone()),
-                None => (f, parse(self, f)),
+                None => (f, self.reparse(f)),
             })
             .collect();
         drop(parsed);
-        let old: Vec<Parsed> = self.checked.iter().map(|&f| parse(self, f)).collect();
+        let old: Vec<Parsed> = self.checked.iter().map(|&f| self.reparse(f)).collect();
         let checked: Vec<(FileId, &[crate::syntax::Item])> = fresh
             .iter()
             .map(|(f, items)| (*f, items.as_slice()))
             .collect();
         let context: Vec<&[crate::syntax::Item]> = old.iter().map(|i| i.as_slice()).collect();
-        let dirs = self.machine.options.search_path.clone();
-        let mut read_module = |name: &str| {
-            let path = find_module(name, &dirs).ok()?;
-            let text = std::fs::read_to_string(path).ok()?;
-            Some(crate::syntax::parse_program(&text).0)
-        };
-        let warnings = crate::logic::warnings::check(&checked, &context, &mut read_module);
+        let warnings = crate::logic::warnings::check(&checked, &context, &mut self.module_reader());
         self.checked.append(&mut self.unchecked);
         warnings
     }

@@ -470,3 +470,85 @@ fn trace_shows_calls_resources_and_backtracking() {
     b.input(":trace off");
     assert_eq!(b.input("a -o a."), reply(vec![answer("yes")], Next::Goal));
 }
+
+#[test]
+fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
+    let dir = TempDir::new("memo");
+    let f = dir.file(
+        "walk.lolli",
+        "step a b.\nstep b c.\nreach X X.\nreach X Z :- step X Y, reach Y Z.\n",
+    );
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    let text = |s: &str| reply(vec![Output::Text(s.into())], Next::Goal);
+    assert_eq!(
+        b.input(":memo"),
+        text("no predicate is memoized (`:memo PRED` or `MEMO PRED.` in a file)\n")
+    );
+    assert_eq!(
+        b.input(":memo reach"),
+        text("failures of `reach` are memoized\n")
+    );
+    assert_eq!(b.input("reach a d."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input(":memo"),
+        text(
+            "memoized: reach\nmemo table:        3 keys (limit 1000000), 0 hits, 3 misses, \
+             3 recorded, 0 evicted\n"
+        )
+    );
+    assert_eq!(
+        b.input("reach a c."),
+        reply(vec![answer("yes")], Next::Goal)
+    );
+    // A misspelt name is memoized all the same, with a warning; a name
+    // that is not a predicate name is refused.
+    let Reply { outputs, .. } = b.input(":memo raech");
+    assert!(
+        matches!(&outputs[..], [Output::Warning(w), Output::Text(t)]
+            if w.contains("warning[W007]: `raech` is memoized, but no clause defines it")
+                && w.contains("did you mean `reach`?")
+                && t == "failures of `raech` are memoized\n"),
+        "{outputs:?}"
+    );
+    let Reply { outputs, .. } = b.input(":memo Reach");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)]
+            if e.contains("error[E002]: :memo Reach: `Reach` is not a predicate name")),
+        "{outputs:?}"
+    );
+    let Reply { outputs, .. } = b.input(":memo");
+    assert!(
+        matches!(&outputs[..], [Output::Text(t)] if t.starts_with("memoized: reach, raech\n")),
+        "{outputs:?}"
+    );
+}
+
+#[test]
+fn reload_keeps_memo_tracing_and_proof_recording() {
+    let dir = TempDir::new("reload-settings");
+    let f = dir.file("two.lolli", "p a.\np b.\n");
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.record_proofs();
+    b.input(":memo p");
+    assert_eq!(b.input("p X."), reply(vec![answer("X = a")], Next::Goal));
+    b.input(":reload");
+    // The proof shown is the new answer's, not the one before `:reload`.
+    assert_eq!(b.input("p b."), reply(vec![answer("yes")], Next::Goal));
+    let Reply { outputs, .. } = b.input(":proof");
+    assert!(
+        matches!(&outputs[..], [Output::Text(t)] if t.starts_with("atom p b ")),
+        "{outputs:?}"
+    );
+    let Reply { outputs, .. } = b.input(":memo");
+    assert!(
+        matches!(&outputs[..], [Output::Text(t)] if t.starts_with("memoized: p\n")),
+        "{outputs:?}"
+    );
+    b.input(":trace on");
+    b.input(":reload");
+    let Reply { outputs, .. } = b.input("p c.");
+    assert_eq!(
+        outputs,
+        vec![Output::Text("call p c\nfail p c\n".into()), Output::No]
+    );
+}

@@ -45,7 +45,7 @@
 use std::collections::HashMap;
 
 use crate::term::cell::{FastHash, Hasher64};
-use crate::term::{Cell, Heap};
+use crate::term::{Cell, Heap, SymId};
 
 /// No resource id (the term is not ground).
 pub const NO_RES: u32 = u32::MAX;
@@ -322,6 +322,28 @@ impl Machine {
     /// Whether any predicate is memoized.
     pub fn memo_on(&self) -> bool {
         self.ctx.memo.on
+    }
+
+    /// The names of the memoized predicates, in the order of their symbols.
+    pub fn memoized(&self) -> Vec<String> {
+        (0..self.memo_preds_len())
+            .filter(|&i| self.is_memoized(SymId(i as u32)))
+            .map(|i| self.symbols.name(SymId(i as u32)).to_string())
+            .collect()
+    }
+
+    /// Whether some clause of the context (usable now or not) has a head
+    /// named `name`, at any arity.
+    pub fn context_defines(&self, name: SymId) -> bool {
+        self.ctx.entries.iter().any(|e| match e.source {
+            Source::Heap { alts, n, .. } => self.ctx.heap_alts[alts as usize..(alts + n) as usize]
+                .iter()
+                .any(|a| a.pred.0 == name),
+            Source::Template { tpl, .. } => self.templates[tpl as usize]
+                .keys
+                .iter()
+                .any(|(p, _)| p.0 == name),
+        })
     }
 
     /// Give entry `e` its memo identity (call right after pushing it).

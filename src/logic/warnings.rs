@@ -10,7 +10,10 @@
 //! - a predicate name used with different numbers of arguments;
 //! - a `LOCAL` name that no clause of its module mentions;
 //! - a clause that exactly repeats an earlier clause of its file (`LINEAR`
-//!   clauses may repeat: two copies of a resource are two resources).
+//!   clauses may repeat: two copies of a resource are two resources);
+//! - a `MEMO` predicate whose search can run a built-in with side effects,
+//!   or that nothing defines (also for `--memo` and `:memo`, through
+//!   [`memo_command`]).
 //!
 //! The analysis is static and errs on the side of silence: a call whose
 //! predicate is a variable is never reported, and once a program assumes a
@@ -86,15 +89,7 @@ pub fn check(
     for (file, items) in checked {
         scan_items(items, Some(*file), &mut facts);
     }
-    let mut seen_modules: HashSet<String> = HashSet::new();
-    while let Some(m) = facts.modules.pop() {
-        if seen_modules.insert(m.clone()) {
-            match read_module(&m) {
-                Some(items) => scan_items(&items, None, &mut facts),
-                None => facts.missing_module = true,
-            }
-        }
-    }
+    follow_modules(&mut facts, read_module);
 
     let mut out = Vec::new();
     for (file, items) in checked {
@@ -110,6 +105,19 @@ pub fn check(
         (a.file, a.span.start, a.kind, &a.message).cmp(&(b.file, b.span.start, b.kind, &b.message))
     });
     out
+}
+
+/// Scan the modules the scanned items name (and those they name).
+fn follow_modules(facts: &mut Facts, read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>) {
+    let mut seen_modules: HashSet<String> = HashSet::new();
+    while let Some(m) = facts.modules.pop() {
+        if seen_modules.insert(m.clone()) {
+            match read_module(&m) {
+                Some(items) => scan_items(&items, None, facts),
+                None => facts.missing_module = true,
+            }
+        }
+    }
 }
 
 // ------------------------------------------------------------------ scanning
@@ -306,59 +314,131 @@ fn module(m: &Term, facts: &mut Facts) {
 // ------------------------------------------------------------------ MEMO
 
 /// W006: a `MEMO` predicate whose search can run a built-in with side
-/// effects (then a recorded failure may not be a failure next time).
+/// effects (then a recorded failure may not be a failure next time); W007:
+/// a `MEMO` name that no clause defines (a misspelling, most likely).
 fn memo_effects(file: FileId, items: &[Item], facts: &Facts, out: &mut Vec<Warning>) {
     for item in items {
         let Item::Memo(names, _) = item else { continue };
         for (name, span) in names {
-            // Breadth-first over the predicates reachable from `name`,
-            // remembering how each was reached.
-            let mut via: HashMap<String, String> = HashMap::new();
-            let mut queue = std::collections::VecDeque::from([name.clone()]);
-            via.insert(name.clone(), String::new());
-            let mut found: Option<(String, String)> = None;
-            while let Some(p) = queue.pop_front() {
-                for s in facts.summaries.iter().filter(|s| s.heads.contains(&p)) {
-                    if let Some(e) = s.effects.first() {
-                        found = Some((p.clone(), e.clone()));
-                        break;
-                    }
-                    for c in &s.calls {
-                        if !via.contains_key(c) {
-                            via.insert(c.clone(), p.clone());
-                            queue.push_back(c.clone());
-                        }
-                    }
-                }
-                if found.is_some() {
-                    break;
-                }
-            }
-            let Some((at, builtin)) = found else { continue };
-            let mut path = vec![at.clone()];
-            let mut p = at;
-            while let Some(prev) = via.get(&p).filter(|v| !v.is_empty()) {
-                path.push(prev.clone());
-                p = prev.clone();
-            }
-            path.reverse();
-            out.push(Warning {
-                kind: WarningKind::MemoSideEffect,
-                file,
-                span: span.clone(),
-                message: format!(
-                    "`{name}` is memoized, but its search can run `{builtin}`, which has side effects"
-                ),
-                related: Vec::new(),
-                notes: vec![
-                    format!("reached through: {} -> {builtin}", path.join(" -> ")),
-                    "a recorded failure is only sound when success depends on the call and the \
-                     context alone; remove MEMO or the side effect"
-                        .to_string(),
-                ],
-            });
+            out.extend(memo_advice(name, file, span, facts, false));
         }
     }
+}
+
+/// The warnings about memoizing `name` (the name written at `span`):
+/// W006 if its search can run a side-effecting built-in, W007 if nothing
+/// defines it (unless `defined` says the running context does).
+fn memo_advice(
+    name: &str,
+    file: FileId,
+    span: &Span,
+    facts: &Facts,
+    defined: bool,
+) -> Option<Warning> {
+    let known = defined
+        || facts.open_world
+        || facts.missing_module
+        || facts.provided.iter().any(|(p, _)| p == name);
+    if !known {
+        let mut names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
+        names.sort();
+        names.dedup();
+        let mut notes =
+            vec!["unless a goal assumes clauses for it, memoizing it has no effect".to_string()];
+        // As for calls: one- and two-letter names are too short to guess from.
+        let near = if name.chars().count() > 2 {
+            crate::util::nearest(name, &names)
+        } else {
+            None
+        };
+        if let Some(near) = near {
+            notes.push(format!("did you mean `{near}`?"));
+        }
+        return Some(Warning {
+            kind: WarningKind::MemoUnknown,
+            file,
+            span: span.clone(),
+            message: format!("`{name}` is memoized, but no clause defines it"),
+            related: Vec::new(),
+            notes,
+        });
+    }
+    let (path, builtin) = side_effect_path(name, facts)?;
+    Some(Warning {
+        kind: WarningKind::MemoSideEffect,
+        file,
+        span: span.clone(),
+        message: format!(
+            "`{name}` is memoized, but its search can run `{builtin}`, which has side effects"
+        ),
+        related: Vec::new(),
+        notes: vec![
+            format!("reached through: {} -> {builtin}", path.join(" -> ")),
+            "a recorded failure is only sound when success depends on the call and the \
+             context alone; remove MEMO or the side effect"
+                .to_string(),
+        ],
+    })
+}
+
+/// The first side-effecting built-in the search of `name` can run, with
+/// the predicates through which it is reached (from `name` on).
+fn side_effect_path(name: &str, facts: &Facts) -> Option<(Vec<String>, String)> {
+    // Breadth-first over the predicates reachable from `name`, remembering
+    // how each was reached.
+    let mut via: HashMap<String, String> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([name.to_string()]);
+    via.insert(name.to_string(), String::new());
+    let mut found: Option<(String, String)> = None;
+    while let Some(p) = queue.pop_front() {
+        for s in facts.summaries.iter().filter(|s| s.heads.contains(&p)) {
+            if let Some(e) = s.effects.first() {
+                found = Some((p.clone(), e.clone()));
+                break;
+            }
+            for c in &s.calls {
+                if !via.contains_key(c) {
+                    via.insert(c.clone(), p.clone());
+                    queue.push_back(c.clone());
+                }
+            }
+        }
+        if found.is_some() {
+            break;
+        }
+    }
+    let (at, builtin) = found?;
+    let mut path = vec![at.clone()];
+    let mut p = at;
+    while let Some(prev) = via.get(&p).filter(|v| !v.is_empty()) {
+        path.push(prev.clone());
+        p = prev.clone();
+    }
+    path.reverse();
+    Some((path, builtin))
+}
+
+/// The warnings about memoizing `name` by command (`--memo`, `:memo`; the
+/// name is at `span` of `file`), judged with `sources` (every program
+/// loaded) and the modules they name, as for a `MEMO` declaration.
+/// `defined`: the running context holds a clause for `name` (a module
+/// opened by a goal defines predicates no loaded file shows).
+pub fn memo_command(
+    name: &str,
+    file: FileId,
+    span: Span,
+    sources: &[&[Item]],
+    read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
+    defined: bool,
+) -> Vec<Warning> {
+    let mut facts = Facts::default();
+    for items in sources {
+        scan_items(items, None, &mut facts);
+    }
+    follow_modules(&mut facts, read_module);
+    memo_advice(name, file, &span, &facts, defined)
+        .into_iter()
+        .collect()
 }
 
 // ------------------------------------------------------------------ predicates

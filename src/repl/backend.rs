@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::commands::{self, Command};
 use super::inspect;
-use crate::diagnostics::Severity;
+use crate::diagnostics::{Error, Severity, Warning};
 use crate::engine::machine::Event;
 use crate::engine::Machine;
 use crate::session::Session;
@@ -147,6 +147,12 @@ pub struct Backend {
     last_proof: Option<crate::proof::Proof>,
     /// Trace lines collected while `:trace on`.
     trace: Option<Rc<RefCell<Vec<String>>>>,
+    /// Whether proofs are recorded (for `:proof`, or shown with answers).
+    proofs: bool,
+    /// Predicates memoized by `--memo` or `:memo`, and `--memo-limit`:
+    /// settings of the session that `:reload` carries to the fresh one.
+    memo: Vec<String>,
+    memo_limit: Option<usize>,
 }
 
 /// Most trace lines kept for one step of a query.
@@ -191,7 +197,46 @@ impl Backend {
             proof_view: Default::default(),
             last_proof: None,
             trace: None,
+            proofs: false,
+            memo: Vec::new(),
+            memo_limit: None,
         })
+    }
+
+    /// Memoize the failures of predicate `name` (see
+    /// [`Session::memoize`]; `origin` names the option or command in
+    /// messages).  The setting lasts for the session, `:reload` included.
+    pub fn memoize(&mut self, name: &str, origin: &str) -> Result<Vec<Warning>, Error> {
+        let warnings = self.session.memoize(name, origin)?;
+        if !self.memo.iter().any(|m| m == name) {
+            self.memo.push(name.to_string());
+        }
+        Ok(warnings)
+    }
+
+    /// Keep at most `n` keys in the memo table (`--memo-limit`).
+    pub fn set_memo_limit(&mut self, n: usize) {
+        self.memo_limit = Some(n.max(2));
+        self.session.machine.memo.limit = n.max(2);
+    }
+
+    /// Give a fresh session (`:reload`) the settings this one was given:
+    /// proof recording, tracing, memoized predicates, the memo limit and
+    /// the interrupt flag.
+    fn configure(&self, fresh: &mut Session) {
+        let m = &mut fresh.machine;
+        m.interrupt = self.session.machine.interrupt.clone();
+        m.options.proofs |= self.proofs;
+        if let Some(buf) = &self.trace {
+            m.tracer = Some(Box::new(LineTracer(buf.clone())));
+        }
+        if let Some(n) = self.memo_limit {
+            m.memo.limit = n;
+        }
+        for name in &self.memo {
+            // Accepted once, so accepted again; its advice was shown then.
+            let _ = fresh.memoize(name, "memo");
+        }
     }
 
     /// The session (its machine holds the program and the context).
@@ -348,6 +393,7 @@ impl Backend {
     /// proofs is turned on when the view needs them.
     pub fn set_proof_view(&mut self, view: crate::proof::view::ProofView) {
         if view.active() {
+            self.proofs = true;
             self.session.machine.options.proofs = true;
         }
         self.proof_view = view;
@@ -355,6 +401,7 @@ impl Backend {
 
     /// Record proofs (for `:proof` and `:moves`) even when answers do not show them.
     pub fn record_proofs(&mut self) {
+        self.proofs = true;
         self.session.machine.options.proofs = true;
     }
 
@@ -523,6 +570,27 @@ impl Backend {
                 r.outputs
                     .push(text(format!("trace {}\n", if on { "on" } else { "off" })));
             }
+            Command::Memo(None) => {
+                let m = &self.session.machine;
+                let names = m.memoized();
+                r.outputs.push(text(if names.is_empty() {
+                    "no predicate is memoized (`:memo PRED` or `MEMO PRED.` in a file)\n".into()
+                } else {
+                    format!("memoized: {}\n{}", names.join(", "), inspect::memo_line(m))
+                }));
+            }
+            Command::Memo(Some(name)) => match self.memoize(&name, ":memo") {
+                Ok(warnings) => {
+                    if !warnings.is_empty() {
+                        r.outputs.push(Output::Warning(
+                            self.session.render_warnings(&warnings, Severity::Warning),
+                        ));
+                    }
+                    r.outputs
+                        .push(text(format!("failures of `{name}` are memoized\n")));
+                }
+                Err(e) => r.outputs.push(Output::Error(self.session.render(&[e]))),
+            },
             Command::Proof => match &self.last_proof {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
                 None => r.outputs.push(text(
@@ -589,7 +657,6 @@ impl Backend {
         self.pop_all();
         // Everything is undone: the machine is back at its base context.
         let mut fresh = (self.factory)();
-        fresh.machine.interrupt = self.session.machine.interrupt.clone();
         for f in &self.files {
             if let Err(errs) = fresh.load_file(f) {
                 r.outputs.push(Output::Error(fresh.render(&errs)));
@@ -606,7 +673,10 @@ impl Backend {
                 fresh.render_warnings(&warnings, Severity::Warning),
             ));
         }
+        self.configure(&mut fresh);
         self.session = fresh;
+        // The last proof is of the program as it was.
+        self.last_proof = None;
         let answers = std::mem::replace(&mut self.answers, Answers::Take(1));
         for level in levels {
             let reply = self.run_goal(&level.goal);

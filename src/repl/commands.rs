@@ -29,6 +29,9 @@ pub enum Command {
     Time(bool),
     /// `:stats`: statistics of the session.
     Stats,
+    /// `:memo [PRED]`: memoize the failures of a predicate, or (without
+    /// one) list the memoized predicates and the table's figures.
+    Memo(Option<String>),
     /// `:quit`: leave the interpreter.
     Quit,
 }
@@ -41,6 +44,8 @@ enum Arg {
     Word(&'static str),
     /// `on` or `off`.
     Switch,
+    /// A word that may be left out.
+    Optional(&'static str),
 }
 
 /// One command: canonical name, aliases, argument and a one-line description.
@@ -107,6 +112,12 @@ const SPECS: &[Spec] = &[
         about: "statistics of this session",
     },
     Spec {
+        name: "memo",
+        aliases: &[],
+        arg: Arg::Optional("PRED"),
+        about: "memoize the failures of PRED, as `MEMO PRED.` does; alone: what is memoized",
+    },
+    Spec {
         name: "quit",
         aliases: &["q", "exit"],
         arg: Arg::None,
@@ -168,6 +179,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             Arg::None => format!("usage: :{}", spec.name),
             Arg::Word(w) => format!("usage: :{} {w}", spec.name),
             Arg::Switch => format!("usage: :{} on|off", spec.name),
+            Arg::Optional(w) => format!("usage: :{} [{w}]", spec.name),
         })
     };
     match spec.arg {
@@ -203,6 +215,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             "proof" => Command::Proof,
             "moves" => Command::Moves(rest.trim_end_matches('.').to_string()),
             "stats" => Command::Stats,
+            "memo" => Command::Memo(match rest.trim_end_matches('.').trim() {
+                "" => None,
+                name => Some(name.to_string()),
+            }),
             _ => Command::Quit,
         }),
     }
@@ -226,6 +242,7 @@ pub fn help() -> String {
             Arg::None => format!(":{}", s.name),
             Arg::Word(w) => format!(":{} {w}", s.name),
             Arg::Switch => format!(":{} on|off", s.name),
+            Arg::Optional(w) => format!(":{} [{w}]", s.name),
         };
         let aliases = if s.aliases.is_empty() {
             String::new()
@@ -281,6 +298,9 @@ mod tests {
         assert_eq!(parse(":quit."), Ok(Command::Quit));
         assert_eq!(parse(":exit"), Ok(Command::Quit));
         assert_eq!(parse(":stats"), Ok(Command::Stats));
+        assert_eq!(parse(":memo"), Ok(Command::Memo(None)));
+        assert_eq!(parse(":memo."), Ok(Command::Memo(None)));
+        assert_eq!(parse(":memo jump."), Ok(Command::Memo(Some("jump".into()))));
     }
 
     #[test]

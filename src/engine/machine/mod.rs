@@ -533,6 +533,15 @@ impl Machine {
         &mut self.memo_preds
     }
 
+    pub(crate) fn memo_preds_len(&self) -> usize {
+        self.memo_preds.len()
+    }
+
+    /// Whether predicates named `name` are memoized.
+    pub fn is_memoized(&self, name: SymId) -> bool {
+        self.memo_preds.get(name.0 as usize) == Some(&true)
+    }
+
     pub(crate) fn memo_calls_len(&self) -> u32 {
         self.memo_calls.len() as u32
     }
