@@ -5,14 +5,21 @@
 //! four-line search for every size.  Run with
 //! `cargo run --example any_triangle [ROWS ROW COL]`; without arguments it
 //! solves the 4-row board with hole (2,1) empty and the 5-row board with
-//! hole (3,2) empty.  Larger boards search much longer: try
-//! `cargo run --release --example any_triangle 6 1 1`.
+//! hole (3,2) empty.
+//!
+//! `play` is memoized (`MEMO`, LANGUAGE.md section 10): a position from
+//! which no game can be won is searched once, however many move orders
+//! lead to it.  In a release build the 36-hole board (`any_triangle 8 1 1`)
+//! takes 0.2 s with it and 30 s without.  How long a board takes depends
+//! on the order in which moves are tried, not only on its size: from the
+//! holes tried, the 7-row and 9-row boards still search for minutes.
 
 use lolli::{Session, Value};
 
 /// The rules: a peg jumps along a line into an empty hole; a game is won
 /// when one peg is left (all other facts are `at _ empty`, erased).
 const RULES: &str = "
+MEMO play.
 play nil :- at _ peg, erase.
 play (jump A B C :: Moves) :-
     at C empty, line A B C, at A peg, at B peg,
