@@ -134,6 +134,29 @@ fn every_program_session_matches() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
 }
 
+/// The tour's programs are examples to copy: none draws a load-time
+/// warning (with `-W error`, one would stop the run with status 2).
+#[test]
+fn every_program_loads_without_warnings() {
+    let mut noisy = Vec::new();
+    for f in programs() {
+        let out = Command::new(env!("CARGO_BIN_EXE_lolli"))
+            .args(["-W", "error"])
+            .arg(&f)
+            .args(["-e", "true"])
+            .output()
+            .expect("lolli runs");
+        if out.status.code() == Some(2) || !out.stderr.is_empty() {
+            noisy.push(format!(
+                "{}:\n{}",
+                f.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(noisy.is_empty(), "\n{}", noisy.join("\n"));
+}
+
 #[test]
 fn session_format_is_read_as_documented() {
     let cs = cases("% text\n%? p X\n%= X = 1\n%=\n%* q\n%= yes\n%= no\n%?! r\n%= yes\n");
