@@ -42,6 +42,26 @@ use crate::logic::module::{find_module, module_name_of};
 use crate::source::FileId;
 use crate::term::{Cell, SymId};
 
+/// The predicate name `text` spells, as a `MEMO` declaration reads it (a
+/// quoted name unquoted); `None` if it is not one name.
+///
+/// ```
+/// use lolli::session::predicate_name;
+/// assert_eq!(predicate_name("jump").as_deref(), Some("jump"));
+/// assert_eq!(predicate_name(" 'two words' ").as_deref(), Some("two words"));
+/// assert_eq!(predicate_name("Jump"), None);
+/// assert_eq!(predicate_name("a b"), None);
+/// ```
+pub fn predicate_name(text: &str) -> Option<String> {
+    match crate::syntax::parse_program(&format!("MEMO {text}.")) {
+        (items, errors) if errors.is_empty() => match items.as_slice() {
+            [crate::syntax::Item::Memo(names, _)] if names.len() == 1 => Some(names[0].0.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The text of the prelude, the library every session starts with: `length`,
 /// `append` and `member` on `::`/`nil` lists, written in Lolli.
 ///
@@ -352,17 +372,7 @@ impl Session {
     /// assert!(s.memoize("Reach", "--memo").is_err());
     /// ```
     pub fn memoize(&mut self, name: &str, origin: &str) -> Result<Vec<Warning>, Error> {
-        let declared = crate::syntax::parse_program(&format!("MEMO {name}."));
-        let parsed = match declared {
-            (items, errors) if errors.is_empty() => match items.as_slice() {
-                [crate::syntax::Item::Memo(names, _)] if names.len() == 1 => {
-                    Some(names[0].0.clone())
-                }
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(pred) = parsed else {
+        let Some(pred) = predicate_name(name) else {
             return Err(Error::Load {
                 file: None,
                 span: 0..0,

@@ -149,7 +149,7 @@ pub struct Backend {
     trace: Option<Rc<RefCell<Vec<String>>>>,
     /// Whether proofs are recorded (for `:proof`, or shown with answers).
     proofs: bool,
-    /// Predicates memoized by `--memo` or `:memo`, and `--memo-limit`:
+    /// Predicates memoized by `--memo` or `:memo` (names as parsed), and `--memo-limit`:
     /// settings of the session that `:reload` carries to the fresh one.
     memo: Vec<String>,
     memo_limit: Option<usize>,
@@ -208,8 +208,10 @@ impl Backend {
     /// messages).  The setting lasts for the session, `:reload` included.
     pub fn memoize(&mut self, name: &str, origin: &str) -> Result<Vec<Warning>, Error> {
         let warnings = self.session.memoize(name, origin)?;
-        if !self.memo.iter().any(|m| m == name) {
-            self.memo.push(name.to_string());
+        if let Some(pred) = crate::session::predicate_name(name) {
+            if !self.memo.contains(&pred) {
+                self.memo.push(pred);
+            }
         }
         Ok(warnings)
     }
@@ -233,9 +235,8 @@ impl Backend {
         if let Some(n) = self.memo_limit {
             m.memo.limit = n;
         }
-        for name in &self.memo {
-            // Accepted once, so accepted again; its advice was shown then.
-            let _ = fresh.memoize(name, "memo");
+        for pred in &self.memo {
+            m.memoize(pred);
         }
     }
 
