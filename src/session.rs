@@ -373,14 +373,25 @@ impl Session {
     /// ```
     pub fn memoize(&mut self, name: &str, origin: &str) -> Result<Vec<Warning>, Error> {
         let Some(pred) = predicate_name(name) else {
+            let mut notes = vec![
+                "a predicate name starts with a lower-case letter, or is quoted ('like this')"
+                    .to_string(),
+            ];
+            // `jump/1`, as Prolog writes a predicate with its arity.
+            if let Some((bare, _)) = name
+                .rsplit_once('/')
+                .filter(|(b, _)| predicate_name(b).is_some())
+            {
+                notes.push(format!(
+                    "memoization applies to a name at every arity: write `{}`",
+                    bare.trim()
+                ));
+            }
             return Err(Error::Load {
                 file: None,
                 span: 0..0,
                 message: format!("{origin} {name}: `{name}` is not a predicate name"),
-                notes: vec![
-                    "a predicate name starts with a lower-case letter, or is quoted ('like this')"
-                        .to_string(),
-                ],
+                notes,
             });
         };
         let file = self.machine.sources.add(format!("<{origin}>"), name);
