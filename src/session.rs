@@ -293,13 +293,21 @@ impl Session {
     }
 
     /// Add clauses (program text, each ending in `.`; the last `.` may be
-    /// left out) to the base context as unbounded clauses.
+    /// left out) to the base context as unbounded clauses.  Like every
+    /// load, the text is assumed over what was loaded before: its clauses
+    /// are tried before earlier ones of the same predicate (within one
+    /// text they keep their order), so a program added one clause at a
+    /// time is searched in the reverse order of the same program loaded
+    /// as one text.
     ///
     /// ```
     /// let mut s = lolli::Session::new();
     /// s.add_clause("edge a b").unwrap();
     /// s.add_clause("path X Y :- edge X Y.").unwrap();
     /// assert_eq!(s.query("path a Y").unwrap().next().unwrap().unwrap().to_string(), "Y = b");
+    /// // The clause added last is tried first.
+    /// s.add_clause("edge a c").unwrap();
+    /// assert_eq!(s.query("path a Y").unwrap().next().unwrap().unwrap().to_string(), "Y = c");
     /// ```
     pub fn add_clause(&mut self, text: &str) -> Result<(), Vec<Error>> {
         let text = with_final_stop(text);
