@@ -205,3 +205,46 @@ fn the_english_board_is_solved_to_the_centre_and_the_moves_replay() {
     let pegs: Vec<_> = board.iter().filter(|(_, &p)| p).map(|(h, _)| *h).collect();
     assert_eq!(pegs, vec![(4, 4)]);
 }
+
+/// Every answer of `goal` after loading `program`, with `memo` (a predicate
+/// name and a table limit) or without; and the number of terms interned.
+fn all_answers(program: &str, goal: &str, memo: Option<(&str, usize)>) -> (Vec<String>, usize) {
+    let mut s = lolli::Session::new();
+    s.load_str("tokens", program).expect("the program loads");
+    if let Some((pred, limit)) = memo {
+        s.machine.memo.limit = limit;
+        assert!(s.memoize(pred, "--memo").expect("a name").is_empty());
+    }
+    let answers = s
+        .query(goal)
+        .expect("the goal parses")
+        .map(|a| a.expect("no error").to_string())
+        .collect();
+    (answers, s.machine.memo.interned())
+}
+
+#[test]
+fn the_interning_of_resource_terms_stays_bounded() {
+    // Each branch assumes new ground resources (`tok N K` for 60 pairs),
+    // so the terms ever interned outnumber the context's entries: the
+    // interning starts afresh, renumbering the live entries, and the
+    // answers (sums of three picks that make 25) stay those without MEMO.
+    let program = "
+        go 0 S nil :- S =:= 25, erase.
+        go N S (K :: Ks) :- N > 0, between 1 20 K, M is N - 1, T is S + K,
+            (tok N K -o go M T Ks).
+    ";
+    let goal = "go 3 0 Ks";
+    let (plain, _) = all_answers(program, goal, None);
+    assert_eq!(plain.len(), 258);
+    assert_eq!(plain[0], "Ks = 1 :: 4 :: 20 :: nil");
+    for limit in [4, 40, 1_000_000] {
+        let (memo, interned) = all_answers(program, goal, Some(("go", limit)));
+        assert_eq!(memo, plain, "memo limit {limit}");
+        if limit < 60 {
+            assert!(interned < 60, "limit {limit}: {interned} terms interned");
+        } else {
+            assert_eq!(interned, 60, "limit {limit}");
+        }
+    }
+}

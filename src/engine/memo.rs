@@ -40,7 +40,10 @@
 //!
 //! Bound: the table holds at most `limit` keys in two generations; when the
 //! newer generation is full the older one is dropped, so memory stays
-//! bounded and an evicted key only costs a search again.
+//! bounded and an evicted key only costs a search again.  The interning of
+//! resource terms is bounded too: when it holds `limit` terms (and at least
+//! twice the context's entries) it starts afresh, dropping every key and
+//! renumbering the entries' terms.
 
 use std::collections::HashMap;
 
@@ -185,7 +188,31 @@ impl MemoTable {
         self.stats.size = 0;
     }
 
+    /// Whether the interning of resource terms should start afresh before
+    /// one more term, with `live` entries in the context: it holds as many
+    /// terms as the table may hold keys, and at least twice the entries
+    /// (after a fresh start it holds at most one term per entry, so fresh
+    /// starts are rare: their cost, O(entries), is spread over at least as
+    /// many new terms).
+    fn terms_full(&self, live: usize) -> bool {
+        self.terms.len() >= self.limit.max(2 * live)
+    }
+
+    /// The number of resource terms interned now.
+    pub fn interned(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Drop every interned term and, since keys name terms by id, every key
+    /// (counted as evicted).
+    fn forget_terms(&mut self) {
+        self.stats.evicted += (self.newer.len + self.older.len) as u64;
+        self.clear();
+        self.terms.clear();
+    }
+
     /// The id of a ground term given as canonical tokens.
+    #[inline]
     pub fn intern(&mut self, tokens: &[u64]) -> u32 {
         if let Some(&id) = self.terms.get(tokens) {
             return id;
@@ -352,11 +379,30 @@ impl Machine {
         if !entry.linear && e < self.ctx.memo.base {
             return;
         }
+        if self.memo.terms_full(e as usize + 1) {
+            self.renumber_terms(e);
+        }
         let mut sc = std::mem::take(&mut self.memo.scratch);
+        let ok = self.entry_tokens(e, &mut sc);
+        let rhash = hash_tokens(&sc.toks);
+        let res = if ok.is_some() && sc.vars.is_empty() {
+            self.memo.intern(&sc.toks)
+        } else {
+            NO_RES
+        };
+        self.memo.scratch = sc;
+        self.ctx.set_identity(e, res, rhash);
+    }
+
+    /// The canonical tokens of entry `e`'s term into `sc.toks` (its
+    /// variables into `sc.vars`); `None` as for [`tokens`].
+    #[inline]
+    fn entry_tokens(&mut self, e: u32, sc: &mut Scratch) -> Option<()> {
+        let entry = self.ctx.entries[e as usize];
         sc.toks.clear();
         sc.vars.clear();
         let (toks, vars, stack) = (&mut sc.toks, &mut sc.vars, &mut sc.stack);
-        let ok = match entry.source {
+        match entry.source {
             Source::Heap { clause, .. } => tokens(&self.store.heap, clause, vars, toks, stack),
             Source::Template { tpl, env } => {
                 let t = self.templates[tpl as usize].clone();
@@ -377,15 +423,27 @@ impl Machine {
                     r
                 }
             }
-        };
-        let rhash = hash_tokens(toks);
-        let res = if ok.is_some() && vars.is_empty() {
-            self.memo.intern(toks)
-        } else {
-            NO_RES
-        };
+        }
+    }
+
+    /// Start the interning of resource terms afresh, so that it stays
+    /// bounded: every key is dropped (keys name terms by id), and the
+    /// entries below `below` that have an id get one in the new numbering.
+    /// Their terms are unchanged (a term that was ground when assumed
+    /// stays so while its entry exists), so are their hashes and the
+    /// context's sums.
+    fn renumber_terms(&mut self, below: u32) {
+        self.memo.forget_terms();
+        let mut sc = std::mem::take(&mut self.memo.scratch);
+        for i in 0..below {
+            if self.ctx.entries[i as usize].res == NO_RES {
+                continue;
+            }
+            let ok = self.entry_tokens(i, &mut sc);
+            debug_assert!(ok.is_some() && sc.vars.is_empty());
+            self.ctx.entries[i as usize].res = self.memo.intern(&sc.toks);
+        }
         self.memo.scratch = sc;
-        self.ctx.set_identity(e, res, rhash);
     }
 
     /// At a call of a memoized predicate: false if the table says it fails;
