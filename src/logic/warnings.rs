@@ -340,20 +340,9 @@ fn memo_advice(
         || facts.missing_module
         || facts.provided.iter().any(|(p, _)| p == name);
     if !known {
-        let mut names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
-        names.sort();
-        names.dedup();
         let mut notes =
             vec!["unless a goal assumes clauses for it, memoizing it has no effect".to_string()];
-        // As for calls: one- and two-letter names are too short to guess from.
-        let near = if name.chars().count() > 2 {
-            crate::util::nearest(name, &names)
-        } else {
-            None
-        };
-        if let Some(near) = near {
-            notes.push(format!("did you mean `{near}`?"));
-        }
+        notes.extend(did_you_mean(name, &defined_names(facts)));
         return Some(Warning {
             kind: WarningKind::MemoUnknown,
             file,
@@ -447,6 +436,23 @@ fn plural(n: u32) -> String {
     format!("{n} argument{}", if n == 1 { "" } else { "s" })
 }
 
+/// The names of the predicates something provides, sorted, each once.
+fn defined_names(facts: &Facts) -> Vec<String> {
+    let mut names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A note guessing which of `names` was meant by `name`, if one is near.
+/// One- and two-letter names are too short for a useful guess.
+fn did_you_mean(name: &str, names: &[String]) -> Option<String> {
+    if name.chars().count() <= 2 {
+        return None;
+    }
+    crate::util::nearest(name, names).map(|near| format!("did you mean `{near}`?"))
+}
+
 /// Unknown predicates and names used with several arities.
 fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
     let can_provide =
@@ -459,9 +465,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
     for u in &facts.uses {
         reference.entry(u.pred.0.as_str()).or_insert(u);
     }
-    let mut defined_names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
-    defined_names.sort();
-    defined_names.dedup();
+    let defined_names = defined_names(facts);
 
     let mut reported: HashSet<(FileId, &Pred)> = HashSet::new();
     for u in &facts.uses {
@@ -514,15 +518,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                  and it is not a built-in: the call always fails",
                 plural(arity)
             )];
-            // One- and two-letter names are too short for a useful guess.
-            let near = if name.chars().count() > 2 {
-                crate::util::nearest(name, &defined_names)
-            } else {
-                None
-            };
-            if let Some(near) = near {
-                notes.push(format!("did you mean `{near}`?"));
-            }
+            notes.extend(did_you_mean(name, &defined_names));
             out.push(Warning {
                 kind: WarningKind::UnknownPredicate,
                 file,
