@@ -268,6 +268,31 @@ fn forall_introduces_a_constant_no_outer_variable_may_capture() {
         ("(forall x \\ p x) => forall y \\ p y", 1),
     ]);
     assert_eq!(answers("", "forall x \\ X = f x"), yes(0));
+    // Nor through a variable made after it: once `X = f Y` holds, `Y` may
+    // hold only what `X` may, however the two are bound.
+    check_counts(&[
+        ("forall x \\ exists Y \\ (X = f Y , Y = x)", 0),
+        ("forall x \\ exists Y \\ (Y = x , X = f Y)", 0),
+        (
+            "forall x \\ exists Y \\ exists Z \\ (X = f Y , Y = g Z , Z = x)",
+            0,
+        ),
+        (
+            "forall x \\ exists Y \\ exists Z \\ (X = f Z , Y = Z , Y = x)",
+            0,
+        ),
+        ("forall x \\ exists Y \\ (X = f Y , (Y = x ; Y = c))", 1),
+        ("forall x \\ exists Y \\ exists Z \\ (Z = f Y , Y = x)", 1),
+    ]);
+    assert_eq!(
+        answers("", "forall x \\ exists Y \\ (X = f Y , (Y = x ; Y = c))"),
+        strs(&["X = f c"])
+    );
+    // The variable's new age lasts only as long as the binding.
+    assert_eq!(
+        answers("", "forall x \\ exists Y \\ ((X = f Y , fail) ; Y = x)"),
+        yes(1)
+    );
     // Something bound before the quantifier is not affected.
     assert_eq!(answers("", "X = a, forall x \\ X = a"), strs(&["X = a"]));
 }

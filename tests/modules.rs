@@ -115,6 +115,22 @@ fn local_names_are_hidden_from_outside() {
         ),
         ok("k_1\nyes\n")
     );
+    // Not through a term of an outer variable: once `A = f X` holds, `X`
+    // may hold only what `A` may (either order of the two goals).
+    for goal in [
+        "secret --o (exists X \\ (A = f X, same X))",
+        "secret --o (exists X \\ (same X, A = f X))",
+    ] {
+        assert_eq!(
+            run(&dir, &["-e", goal]),
+            Run {
+                stdout: "no\n".into(),
+                stderr: String::new(),
+                code: 1
+            },
+            "{goal}"
+        );
+    }
 }
 
 #[test]

@@ -5,6 +5,11 @@
 //! that would make a term contain itself (occurs check) or that would let a
 //! variable capture an eigenvariable made after it (the `forall` scoping
 //! rule of Lolli: "fresh constant that no outer logic variable may capture").
+//!
+//! A variable's age for that rule is its address, except that binding a
+//! variable to a term lowers the age of every younger variable in the term
+//! to its own ([`Heap::age`], trailed): otherwise `X = f Y, Y = x` would
+//! give the old `X` a constant `x` made after it through the young `Y`.
 
 use super::trail::{Trail, Undo};
 use crate::term::{Addr, Cell, Heap};
@@ -43,18 +48,67 @@ impl Store {
     /// Bind the unbound variable at `a` to `value`, trailing if needed.
     #[inline]
     pub fn bind(&mut self, a: Addr, value: Cell) {
+        if !self.heap.no_scoped_names_after(a) {
+            self.lower_ages(a, value);
+        }
         self.heap.set(a, value);
         if a.0 < self.hb {
             self.trail.push(Undo::Bind(a));
         }
     }
 
+    /// [`Store::bind`] without the age adjustment: for a `value` without
+    /// variables (a subterm of a ground clause), or an `a` with no scoped
+    /// name made after it ([`Heap::no_scoped_names_after`]).
+    #[inline]
+    pub fn bind_plain(&mut self, a: Addr, value: Cell) {
+        self.heap.set(a, value);
+        if a.0 < self.hb {
+            self.trail.push(Undo::Bind(a));
+        }
+    }
+
+    /// Before `a` is bound to `value`: give every unbound variable of
+    /// `value` younger than `a` the age of `a` (trailed), so that none of
+    /// them can later be bound to a name made after `a`, which `a` would
+    /// then hold.  Only names that exist already matter: a name made later
+    /// is younger than every variable that exists now.
+    #[inline(never)]
+    fn lower_ages(&mut self, a: Addr, value: Cell) {
+        let age = self.heap.age(a);
+        if age >= self.heap.newest_scoped_name() {
+            return;
+        }
+        let mut scan = std::mem::take(&mut self.scan);
+        scan.clear();
+        scan.push(value);
+        while let Some(c) = scan.pop() {
+            match self.heap.deref(c) {
+                Cell::Ref(w) if w != a && self.heap.age(w) > age => {
+                    self.heap.lowered.push((w, age));
+                    self.trail.push(Undo::Lower);
+                }
+                Cell::Struct(s) => {
+                    if let Cell::Functor(_, n) = self.heap.get(s) {
+                        for i in 0..n {
+                            scan.push(self.heap.arg(s, i));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.scan = scan;
+    }
+
     /// Whether binding the variable at `v` to `t` keeps terms finite and
     /// respects eigenvariable scope.
     pub fn can_bind(&mut self, v: Addr, t: Cell) -> bool {
+        // Scope is judged by the variable's age, occurs by its address.
+        let age = self.heap.age(v);
         match t {
-            Cell::Eigen(e) => return self.eigen_ok(v, e),
-            Cell::Atom(s) => return self.heap.sym_birth(s) <= v.0,
+            Cell::Eigen(e) => return self.eigen_ok(age, e),
+            Cell::Atom(s) => return self.heap.sym_birth(s) <= age,
             Cell::Struct(_) => {}
             _ => return true,
         }
@@ -64,7 +118,7 @@ impl Store {
             match self.heap.deref(t) {
                 Cell::Struct(a) => match self.heap.get(a) {
                     Cell::Functor(f, 1) => {
-                        if self.heap.sym_birth(f) > v.0 {
+                        if self.heap.sym_birth(f) > age {
                             return false;
                         }
                         t = self.heap.arg(a, 0);
@@ -72,8 +126,8 @@ impl Store {
                     _ => break,
                 },
                 Cell::Ref(a) => return a != v,
-                Cell::Eigen(e) => return self.eigen_ok(v, e),
-                Cell::Atom(s) => return self.heap.sym_birth(s) <= v.0,
+                Cell::Eigen(e) => return self.eigen_ok(age, e),
+                Cell::Atom(s) => return self.heap.sym_birth(s) <= age,
                 _ => return true,
             }
         }
@@ -87,17 +141,17 @@ impl Store {
                     ok = false;
                     break;
                 }
-                Cell::Eigen(e) if !self.eigen_ok(v, e) => {
+                Cell::Eigen(e) if !self.eigen_ok(age, e) => {
                     ok = false;
                     break;
                 }
-                Cell::Atom(s) if self.heap.sym_birth(s) > v.0 => {
+                Cell::Atom(s) if self.heap.sym_birth(s) > age => {
                     ok = false;
                     break;
                 }
                 Cell::Struct(a) => {
                     if let Cell::Functor(f, n) = self.heap.get(a) {
-                        if self.heap.sym_birth(f) > v.0 {
+                        if self.heap.sym_birth(f) > age {
                             ok = false;
                             break;
                         }
@@ -113,10 +167,11 @@ impl Store {
         ok
     }
 
+    /// Whether a variable of age `age` may hold eigenvariable `e`.
     #[inline]
-    fn eigen_ok(&self, v: Addr, e: u32) -> bool {
+    fn eigen_ok(&self, age: u32, e: u32) -> bool {
         match self.heap.eigens.get(e as usize) {
-            Some(info) => v >= info.birth,
+            Some(info) => age >= info.birth.0,
             None => true,
         }
     }
@@ -210,7 +265,7 @@ impl Store {
             let ok = match (a, b) {
                 (Cell::Ref(v), _) => {
                     if v.0 >= free || self.can_bind(v, b) {
-                        self.bind(v, b);
+                        self.bind_plain(v, b);
                         true
                     } else {
                         false
@@ -237,7 +292,7 @@ impl Store {
             match (g, h) {
                 (Cell::Ref(x), _) => {
                     if self.heap.no_scoped_names_after(x) || self.can_bind(x, h) {
-                        self.bind(x, h);
+                        self.bind_plain(x, h);
                         return true;
                     }
                     return false;
@@ -305,6 +360,9 @@ impl Store {
             };
             match u {
                 Undo::Bind(a) => self.heap.set(a, Cell::Ref(a)),
+                Undo::Lower => {
+                    self.heap.lowered.pop();
+                }
                 other_change => other(other_change),
             }
         }

@@ -20,6 +20,8 @@ use crate::term::Addr;
 pub enum Undo {
     /// A variable was bound: make it unbound again.
     Bind(Addr),
+    /// A variable's age was lowered: pop the heap's `lowered` stack.
+    Lower,
     /// An entry's state changed from this value.
     State(EntryId, u32),
     /// An item was pushed onto a bucket: pop it.

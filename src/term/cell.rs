@@ -80,6 +80,9 @@ pub struct Heap {
     pub sym_birth: Vec<u32>,
     /// The largest entry of `sym_birth` ever set.
     pub max_sym_birth: u32,
+    /// Variables whose age was lowered, with the age (see
+    /// [`Heap::age`]); a stack, each push trailed.
+    pub lowered: Vec<(Addr, u32)>,
 }
 
 impl Heap {
@@ -203,10 +206,37 @@ impl Heap {
     /// be bound to any term without capturing a name made after it.
     /// (Eigenvariables are made in heap order, so the newest has the largest
     /// birth; `max_sym_birth` only grows, which errs on the side of checking.)
+    ///
+    /// While some variable's age is lowered, no address is known to be
+    /// safe, and this is `u32::MAX`.
     #[inline]
     pub fn scoped_names_top(&self) -> u32 {
+        if !self.lowered.is_empty() {
+            return u32::MAX;
+        }
+        self.newest_scoped_name()
+    }
+
+    /// The birth of the newest name with a scope, 0 if none.
+    #[inline]
+    pub fn newest_scoped_name(&self) -> u32 {
         let eigen = self.eigens.last().map_or(0, |e| e.birth.0);
         self.max_sym_birth.max(eigen)
+    }
+
+    /// The age of the variable at `v` for the scope of names: its address,
+    /// unless binding an older variable to a term containing it lowered it
+    /// (the older variable's term must not come to hold a name made after
+    /// that variable, so neither may this one).
+    #[inline]
+    pub fn age(&self, v: Addr) -> u32 {
+        let mut age = v.0;
+        for &(w, a) in &self.lowered {
+            if w == v {
+                age = age.min(a);
+            }
+        }
+        age
     }
 
     /// Whether a variable at `v` may be bound to any term without capturing

@@ -359,11 +359,14 @@ impl Machine {
                                 break;
                             }
                             let c = self.copy_template(t, tc, slots);
-                            if !quick && !self.store.can_bind(x, c) {
+                            if quick {
+                                self.store.bind_plain(x, c);
+                            } else if self.store.can_bind(x, c) {
+                                self.store.bind(x, c);
+                            } else {
                                 ok = false;
                                 break;
                             }
-                            self.store.bind(x, c);
                         }
                         _ => {
                             ok = false;
@@ -382,7 +385,7 @@ impl Machine {
                                 ok = false;
                                 break;
                             }
-                            self.store.bind(x, constant);
+                            self.store.bind_plain(x, constant);
                         }
                         _ => {
                             ok = false;
