@@ -107,6 +107,11 @@ fn with_shares_resources() {
         ("a -o ((a & (a & a)) & a)", 1),
         ("erase & erase", 1),
         ("true & true", 1),
+        // Without an erase in the first side, the second sees only what the
+        // first consumed: `not c` there does not see `c`.
+        ("c -o ((true & not c) , c)", 1),
+        ("c -o ((c & not c) , c)", 0),
+        ("c -o ((erase & not c) , c)", 0),
     ]);
 }
 

@@ -1,0 +1,1121 @@
+//! A differential test of the resource semantics: random programs and goals
+//! are solved by the interpreter and by a small reference interpreter
+//! written here, directly from the rules of LANGUAGE.md §3–§5, and the two
+//! must give the same answers in the same order, with and without `MEMO`
+//! on every predicate.
+//!
+//! The reference shares no code with the engine.  It keeps the context as a
+//! stack of clauses with a "consumed" flag per linear one, copies its state
+//! at every branch, and computes every outcome of a goal eagerly as a list:
+//! an outcome is the set of consumed resources, the substitution, and the
+//! `erase` flag of the input/output model with lazy erase (Cervesato, Hodas
+//! and Pfenning's RM3), which says that the goal proved an `erase` that may
+//! absorb whatever it leaves.  Its rules are the declarative ones:
+//!
+//! - `G1 , G2`: G2 starts from what G1 left; the flag is either flag.
+//! - `G1 & G2`: both start from the same resources (G2 after G1's
+//!   bindings); without flags both must consume the same resources; with
+//!   one flag, the flagged side must consume a subset of what the other
+//!   consumes (its `erase` absorbs the difference), and the outcome is the
+//!   other side's; with both flags, the union, flagged.  When G1 has no
+//!   flag, G2 sees only the resources G1 consumed (RM3 runs it so; it
+//!   matters to goals that test for a resource, like `not`).
+//! - `D -o G`: D's linear clauses must be consumed by G unless G's flag is
+//!   set; `D => G`: D's clauses are unlimited.
+//! - `{G}`: G sees no linear resource from outside; the flag does not pass.
+//! - `C -> T | E`: the first outcome of C, then T from it; else E.
+//! - `not G`: no outcome of G (which may leave resources unused); nothing
+//!   is consumed or bound.
+//! - `exists x \ G`: a fresh variable; `forall x \ G`: a fresh constant
+//!   that no variable older than it may be bound to.
+//! - an atom: assumed clauses newest first (within one assumption, left to
+//!   right), then the program's clauses in file order; a linear one is
+//!   consumed.  A linear `R1 & R2` is used once, as either.
+//! - the query succeeds when every `LINEAR` fact is consumed or the flag is
+//!   set.
+//!
+//! Programs are kept finite: an unlimited clause's body only calls
+//! predicates of lower rank than its head, and a linear clause's body
+//! assumes nothing.  The random source is a seeded xorshift generator, so
+//! a failure reproduces exactly.
+
+mod common;
+
+use common::session;
+use pretty_assertions::assert_eq;
+
+// ------------------------------------------------------------ formulas
+
+/// A term.  Variables of the query are shared by everything it assumes;
+/// a program clause's variables are fresh for each use.
+#[derive(Clone, Debug, PartialEq)]
+enum Term {
+    Const(&'static str),
+    /// A logic variable: the query's first, then fresh ones, numbered in
+    /// order of creation (a smaller number is older).
+    Var(usize),
+    /// A variable of a program clause.
+    Local(usize),
+    /// The name bound by the binder with this id (ids are unique).
+    Bound(usize),
+    /// A constant made by `forall`, by number.
+    Eigen(usize),
+    /// The compound term `f T`.
+    F(Box<Term>),
+}
+
+/// An atom: a propositional letter, or `p`/`q` with one argument.
+#[derive(Clone, Debug)]
+struct Atom {
+    pred: &'static str,
+    arg: Option<Term>,
+}
+
+#[derive(Clone, Debug)]
+enum Goal {
+    True,
+    Erase,
+    Fail,
+    Atom(Atom),
+    Eq(Term, Term),
+    Tensor(Box<Goal>, Box<Goal>),
+    With(Box<Goal>, Box<Goal>),
+    Plus(Box<Goal>, Box<Goal>),
+    Lolli(Vec<Part>, Box<Goal>),
+    Imp(Vec<Part>, Box<Goal>),
+    Bang(Box<Goal>),
+    Guard(Box<Goal>, Box<Goal>, Box<Goal>),
+    Not(Box<Goal>),
+    Exists(usize, Box<Goal>),
+    Forall(usize, Box<Goal>),
+}
+
+/// A clause: a fact, `head :- body`, or `R1 & R2`.
+#[derive(Clone, Debug)]
+enum Res {
+    Fact(Atom),
+    Clause(Atom, Goal),
+    With(Box<Res>, Box<Res>),
+}
+
+/// One part of an assumption `D1 , D2`: `{R}` is assumed for unlimited use.
+#[derive(Clone, Debug)]
+struct Part {
+    bang: bool,
+    res: Res,
+}
+
+/// A program clause: `LINEAR` or not.
+#[derive(Clone, Debug)]
+struct ProgClause {
+    linear: bool,
+    res: Res,
+}
+
+/// Every term of a formula replaced by `f` of it, visited in the order the
+/// formula is written.
+trait MapTerms: Sized {
+    fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self;
+}
+
+/// `f` applied to every term of `t` that is not `f T`, in written order.
+fn map_deep(t: &Term, f: &mut dyn FnMut(&Term) -> Term) -> Term {
+    match t {
+        Term::F(x) => Term::F(Box::new(map_deep(x, f))),
+        other => f(other),
+    }
+}
+
+impl MapTerms for Atom {
+    fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self {
+        Atom {
+            pred: self.pred,
+            arg: self.arg.as_ref().map(|t| map_deep(t, f)),
+        }
+    }
+}
+
+impl MapTerms for Res {
+    fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self {
+        match self {
+            Res::Fact(a) => Res::Fact(a.map_terms(f)),
+            Res::Clause(h, b) => {
+                let h = h.map_terms(f);
+                Res::Clause(h, b.map_terms(f))
+            }
+            Res::With(x, y) => {
+                let x = x.map_terms(f);
+                Res::With(Box::new(x), Box::new(y.map_terms(f)))
+            }
+        }
+    }
+}
+
+impl MapTerms for Vec<Part> {
+    fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self {
+        self.iter()
+            .map(|p| Part {
+                bang: p.bang,
+                res: p.res.map_terms(f),
+            })
+            .collect()
+    }
+}
+
+impl MapTerms for Goal {
+    fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self {
+        let sub = |g: &Goal, f: &mut dyn FnMut(&Term) -> Term| Box::new(g.map_terms(f));
+        match self {
+            Goal::True => Goal::True,
+            Goal::Erase => Goal::Erase,
+            Goal::Fail => Goal::Fail,
+            Goal::Atom(a) => Goal::Atom(a.map_terms(f)),
+            Goal::Eq(s, t) => {
+                let s = map_deep(s, f);
+                Goal::Eq(s, map_deep(t, f))
+            }
+            Goal::Tensor(x, y) => {
+                let x = sub(x, f);
+                Goal::Tensor(x, sub(y, f))
+            }
+            Goal::With(x, y) => {
+                let x = sub(x, f);
+                Goal::With(x, sub(y, f))
+            }
+            Goal::Plus(x, y) => {
+                let x = sub(x, f);
+                Goal::Plus(x, sub(y, f))
+            }
+            Goal::Lolli(d, x) => {
+                let d = d.map_terms(f);
+                Goal::Lolli(d, sub(x, f))
+            }
+            Goal::Imp(d, x) => {
+                let d = d.map_terms(f);
+                Goal::Imp(d, sub(x, f))
+            }
+            Goal::Bang(x) => Goal::Bang(sub(x, f)),
+            Goal::Guard(c, t, e) => {
+                let c = sub(c, f);
+                let t = sub(t, f);
+                Goal::Guard(c, t, sub(e, f))
+            }
+            Goal::Not(x) => Goal::Not(sub(x, f)),
+            Goal::Exists(b, x) => Goal::Exists(*b, sub(x, f)),
+            Goal::Forall(b, x) => Goal::Forall(*b, sub(x, f)),
+        }
+    }
+}
+
+// ------------------------------------------------------------ printing
+
+const QUERY_VARS: [&str; 2] = ["X", "Y"];
+const LOCAL_VARS: [&str; 2] = ["Z", "W"];
+
+fn term_text(t: &Term) -> String {
+    match t {
+        Term::Const(c) => c.to_string(),
+        Term::Var(i) => QUERY_VARS[*i].to_string(),
+        Term::Local(i) => LOCAL_VARS[*i].to_string(),
+        Term::Bound(b) => format!("x{b}"),
+        Term::Eigen(_) => unreachable!("constants made by forall are never written"),
+        Term::F(t) => format!("(f {})", term_text(t)),
+    }
+}
+
+fn atom_text(a: &Atom) -> String {
+    match &a.arg {
+        None => a.pred.to_string(),
+        Some(t) => format!("({} {})", a.pred, term_text(t)),
+    }
+}
+
+fn goal_text(g: &Goal) -> String {
+    match g {
+        Goal::True => "true".into(),
+        Goal::Erase => "erase".into(),
+        Goal::Fail => "fail".into(),
+        Goal::Atom(a) => atom_text(a),
+        Goal::Eq(s, t) => format!("({} = {})", term_text(s), term_text(t)),
+        Goal::Tensor(x, y) => format!("({} , {})", goal_text(x), goal_text(y)),
+        Goal::With(x, y) => format!("({} & {})", goal_text(x), goal_text(y)),
+        Goal::Plus(x, y) => format!("({} ; {})", goal_text(x), goal_text(y)),
+        Goal::Lolli(d, x) => format!("({} -o {})", parts_text(d), goal_text(x)),
+        Goal::Imp(d, x) => format!("({} => {})", parts_text(d), goal_text(x)),
+        Goal::Bang(x) => format!("{{{}}}", goal_text(x)),
+        Goal::Guard(c, t, e) => {
+            format!("({} -> {} | {})", goal_text(c), goal_text(t), goal_text(e))
+        }
+        Goal::Not(x) => format!("(not {})", goal_text(x)),
+        Goal::Exists(b, x) => format!("(exists x{b} \\ {})", goal_text(x)),
+        Goal::Forall(b, x) => format!("(forall x{b} \\ {})", goal_text(x)),
+    }
+}
+
+fn res_text(r: &Res) -> String {
+    match r {
+        Res::Fact(a) => atom_text(a),
+        Res::Clause(h, b) => format!("({} :- {})", atom_text(h), goal_text(b)),
+        Res::With(x, y) => format!("({} & {})", res_text(x), res_text(y)),
+    }
+}
+
+fn parts_text(d: &[Part]) -> String {
+    let parts: Vec<String> = d
+        .iter()
+        .map(|p| {
+            if p.bang {
+                format!("{{{}}}", res_text(&p.res))
+            } else {
+                res_text(&p.res)
+            }
+        })
+        .collect();
+    format!("({})", parts.join(" , "))
+}
+
+fn program_text(prog: &[ProgClause]) -> String {
+    let mut s = String::new();
+    for c in prog {
+        if c.linear {
+            s.push_str("LINEAR ");
+        }
+        // A top-level clause is written without the outer parentheses.
+        let text = match &c.res {
+            Res::Clause(h, b) => format!("{} :- {}", atom_text(h), goal_text(b)),
+            r => res_text(r),
+        };
+        s.push_str(&text);
+        s.push_str(".\n");
+    }
+    s
+}
+
+// ------------------------------------------------------------ the reference
+
+/// The state of a branch of the search.
+#[derive(Clone, Debug)]
+struct State {
+    /// Per context entry (program clauses first, then assumed ones).
+    consumed: Vec<bool>,
+    /// Bindings of variables (the query's first, then fresh ones).
+    binds: Vec<Option<Term>>,
+    /// For each constant made by `forall`: the number of variables that
+    /// existed when it was made (those may not be bound to it).
+    eigens: Vec<usize>,
+    /// Whether the goal proved an `erase` that may absorb what is left.
+    erase: bool,
+}
+
+/// Linear entries below `base` are visible only if `allowed` has them.
+struct Restriction {
+    base: usize,
+    allowed: Vec<bool>,
+}
+
+struct Entry {
+    res: Res,
+    linear: bool,
+    /// Whether its variables are fresh for each use (program clauses).
+    generic: bool,
+}
+
+/// Every outcome is computed; a goal with more than this many is skipped.
+const MAX_OUTCOMES: usize = 2_000;
+
+struct Reference {
+    entries: Vec<Entry>,
+    /// How many entries are the program's.
+    nprog: usize,
+    /// Restrictions, innermost last: a linear entry below `base` is
+    /// visible only if `allowed` has it (`{G}` allows none).
+    restrictions: Vec<Restriction>,
+    /// Set when an outcome list grew too long: the goal is skipped.
+    overflow: bool,
+}
+
+impl Reference {
+    fn new(prog: &[ProgClause]) -> Self {
+        let entries = prog
+            .iter()
+            .map(|c| Entry {
+                res: c.res.clone(),
+                linear: c.linear,
+                generic: true,
+            })
+            .collect::<Vec<_>>();
+        Reference {
+            nprog: entries.len(),
+            entries,
+            restrictions: Vec::new(),
+            overflow: false,
+        }
+    }
+
+    /// The answers to `goal`, as the interpreter prints them, or `None`
+    /// when there are too many outcomes to compute.
+    fn answers(&mut self, goal: &Goal, nvars: usize) -> Option<Vec<String>> {
+        let st = State {
+            consumed: vec![false; self.entries.len()],
+            binds: vec![None; nvars],
+            eigens: Vec::new(),
+            erase: false,
+        };
+        let outcomes = self.solve(goal, st);
+        if self.overflow {
+            return None;
+        }
+        let mut out = Vec::new();
+        for o in outcomes {
+            let all_used = (0..self.nprog).all(|i| !self.entries[i].linear || o.consumed[i]);
+            if !(o.erase || all_used) {
+                continue;
+            }
+            // A query variable bound to another prints that one's name
+            // (variables are bound younger to older, and the query's are
+            // numbered in order of appearance); other variables print as
+            // `_1`, `_2`, ... in order of appearance in the answer.
+            let mut others = Vec::new();
+            let shown: Vec<String> = (0..nvars)
+                .filter_map(|v| match resolve(&o.binds, &Term::Var(v)) {
+                    Term::Var(w) if w == v => None,
+                    t => Some(format!(
+                        "{} = {}",
+                        QUERY_VARS[v],
+                        show(&t, nvars, &mut others)
+                    )),
+                })
+                .collect();
+            out.push(if shown.is_empty() {
+                "yes".to_string()
+            } else {
+                shown.join(", ")
+            });
+        }
+        Some(out)
+    }
+
+    fn visible(&self, i: usize, st: &State) -> bool {
+        if !self.entries[i].linear {
+            return true;
+        }
+        let allowed = match self.restrictions.last() {
+            Some(r) if i < r.base => r.allowed.get(i).copied().unwrap_or(false),
+            _ => true,
+        };
+        allowed && !st.consumed[i]
+    }
+
+    /// `g` solved under a restriction.
+    fn restricted(&mut self, allowed: Vec<bool>, g: &Goal, st: State) -> Vec<State> {
+        self.restrictions.push(Restriction {
+            base: self.entries.len(),
+            allowed,
+        });
+        let out = self.solve(g, st);
+        self.restrictions.pop();
+        out
+    }
+
+    fn solve(&mut self, g: &Goal, st: State) -> Vec<State> {
+        if self.overflow {
+            return Vec::new();
+        }
+        let mut st = State { erase: false, ..st };
+        let out = match g {
+            Goal::True => vec![st],
+            Goal::Erase => vec![State { erase: true, ..st }],
+            Goal::Fail => Vec::new(),
+            Goal::Atom(a) => self.call(a, st),
+            Goal::Eq(s, t) => {
+                if unify(s, t, &mut st) {
+                    vec![st]
+                } else {
+                    Vec::new()
+                }
+            }
+            Goal::Tensor(x, y) => self.then(x, y, st),
+            Goal::With(x, y) => {
+                let mut out = Vec::new();
+                let start = st.consumed.clone();
+                for s1 in self.solve(x, st.clone()) {
+                    let from = State {
+                        consumed: start.clone(),
+                        erase: false,
+                        ..s1.clone()
+                    };
+                    let second = if s1.erase {
+                        self.solve(y, from)
+                    } else {
+                        let used = start
+                            .iter()
+                            .zip(&s1.consumed)
+                            .map(|(a, b)| !a && *b)
+                            .collect();
+                        self.restricted(used, y, from)
+                    };
+                    for s2 in second {
+                        let c1 = &s1.consumed;
+                        let c2 = &s2.consumed;
+                        let subset =
+                            |a: &Vec<bool>, b: &Vec<bool>| a.iter().zip(b).all(|(x, y)| !*x || *y);
+                        let consumed = match (s1.erase, s2.erase) {
+                            (false, false) if c1 == c2 => c1.clone(),
+                            (true, false) if subset(c1, c2) => c2.clone(),
+                            (false, true) if subset(c2, c1) => c1.clone(),
+                            (true, true) => c1.iter().zip(c2).map(|(x, y)| *x || *y).collect(),
+                            _ => continue,
+                        };
+                        out.push(State {
+                            consumed,
+                            erase: s1.erase && s2.erase,
+                            ..s2
+                        });
+                    }
+                }
+                out
+            }
+            Goal::Plus(x, y) => {
+                let mut out = self.solve(x, st.clone());
+                out.extend(self.solve(y, st));
+                out
+            }
+            Goal::Lolli(d, x) => self.assume(d, true, x, st),
+            Goal::Imp(d, x) => self.assume(d, false, x, st),
+            Goal::Bang(x) => {
+                let out = self.restricted(Vec::new(), x, st);
+                out.into_iter()
+                    .map(|s| State { erase: false, ..s })
+                    .collect()
+            }
+            Goal::Guard(c, t, e) => {
+                let mut first = self.solve(c, st.clone());
+                if first.is_empty() {
+                    self.solve(e, st)
+                } else {
+                    let s1 = first.swap_remove(0);
+                    let e1 = s1.erase;
+                    self.solve(t, s1)
+                        .into_iter()
+                        .map(|s2| State {
+                            erase: e1 || s2.erase,
+                            ..s2
+                        })
+                        .collect()
+                }
+            }
+            Goal::Not(x) => {
+                if self.solve(x, st.clone()).is_empty() {
+                    vec![st]
+                } else {
+                    Vec::new()
+                }
+            }
+            Goal::Exists(b, x) => {
+                let v = Term::Var(st.binds.len());
+                st.binds.push(None);
+                let body = x.map_terms(&mut |t| {
+                    if *t == Term::Bound(*b) {
+                        v.clone()
+                    } else {
+                        t.clone()
+                    }
+                });
+                self.solve(&body, st)
+            }
+            Goal::Forall(b, x) => {
+                let c = Term::Eigen(st.eigens.len());
+                st.eigens.push(st.binds.len());
+                let body = x.map_terms(&mut |t| {
+                    if *t == Term::Bound(*b) {
+                        c.clone()
+                    } else {
+                        t.clone()
+                    }
+                });
+                self.solve(&body, st)
+            }
+        };
+        if out.len() > MAX_OUTCOMES {
+            self.overflow = true;
+        }
+        out
+    }
+
+    /// `x , y`.
+    fn then(&mut self, x: &Goal, y: &Goal, st: State) -> Vec<State> {
+        let mut out = Vec::new();
+        for s1 in self.solve(x, st) {
+            let e1 = s1.erase;
+            for s2 in self.solve(y, s1) {
+                out.push(State {
+                    erase: e1 || s2.erase,
+                    ..s2
+                });
+            }
+        }
+        out
+    }
+
+    /// `D -o G` (linear) or `D => G`.
+    fn assume(&mut self, d: &[Part], linear: bool, g: &Goal, mut st: State) -> Vec<State> {
+        let base = self.entries.len();
+        // The first part is tried first: it is pushed last (newest).
+        for p in d.iter().rev() {
+            self.entries.push(Entry {
+                res: p.res.clone(),
+                linear: linear && !p.bang,
+                generic: false,
+            });
+            st.consumed.push(false);
+        }
+        let outcomes = self.solve(g, st);
+        let mut out = Vec::new();
+        for mut s in outcomes {
+            let left = (base..self.entries.len()).any(|i| self.entries[i].linear && !s.consumed[i]);
+            if left && !s.erase {
+                continue;
+            }
+            s.consumed.truncate(base);
+            out.push(s);
+        }
+        self.entries.truncate(base);
+        out
+    }
+
+    /// An atom: every candidate in order, every alternative of each.
+    fn call(&mut self, a: &Atom, st: State) -> Vec<State> {
+        let n = self.entries.len();
+        let order: Vec<usize> = (self.nprog..n).rev().chain(0..self.nprog).collect();
+        let mut out = Vec::new();
+        for i in order {
+            if !self.visible(i, &st) {
+                continue;
+            }
+            let mut alts = Vec::new();
+            flatten(&self.entries[i].res, &mut alts);
+            for (head, body) in alts {
+                let mut s = st.clone();
+                let (head, body) = if self.entries[i].generic {
+                    // Fresh variables for the clause's locals.
+                    let base = s.binds.len();
+                    s.binds.extend(std::iter::repeat_n(None, LOCAL_VARS.len()));
+                    let mut fresh = |t: &Term| match t {
+                        Term::Local(l) => Term::Var(base + l),
+                        other => other.clone(),
+                    };
+                    (
+                        head.map_terms(&mut fresh),
+                        body.map(|b| b.map_terms(&mut fresh)),
+                    )
+                } else {
+                    (head, body)
+                };
+                if !unify_atoms(a, &head, &mut s) {
+                    continue;
+                }
+                if self.entries[i].linear {
+                    s.consumed[i] = true;
+                }
+                match body {
+                    None => out.push(s),
+                    Some(b) => out.extend(self.solve(&b, s)),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The alternatives of a clause: `(head, body)` pairs, left to right.
+fn flatten(r: &Res, out: &mut Vec<(Atom, Option<Goal>)>) {
+    match r {
+        Res::Fact(a) => out.push((a.clone(), None)),
+        Res::Clause(h, b) => out.push((h.clone(), Some(b.clone()))),
+        Res::With(x, y) => {
+            flatten(x, out);
+            flatten(y, out);
+        }
+    }
+}
+
+fn walk(binds: &[Option<Term>], t: &Term) -> Term {
+    let mut t = t.clone();
+    while let Term::Var(v) = t {
+        match &binds[v] {
+            Some(next) => t = next.clone(),
+            None => return Term::Var(v),
+        }
+    }
+    t
+}
+
+/// A term with every bound variable replaced by its value.
+fn resolve(binds: &[Option<Term>], t: &Term) -> Term {
+    match walk(binds, t) {
+        Term::F(x) => Term::F(Box::new(resolve(binds, &x))),
+        other => other,
+    }
+}
+
+/// A resolved term as the interpreter prints it in an answer.
+fn show(t: &Term, nvars: usize, others: &mut Vec<usize>) -> String {
+    match t {
+        Term::Const(c) => c.to_string(),
+        Term::Var(v) if *v < nvars => QUERY_VARS[*v].to_string(),
+        Term::Var(v) => {
+            let n = match others.iter().position(|w| w == v) {
+                Some(i) => i + 1,
+                None => {
+                    others.push(*v);
+                    others.len()
+                }
+            };
+            format!("_{n}")
+        }
+        Term::F(x) => match **x {
+            Term::F(_) => format!("f ({})", show(x, nvars, others)),
+            _ => format!("f {}", show(x, nvars, others)),
+        },
+        other => panic!("{other:?} in an answer"),
+    }
+}
+
+fn contains(t: &Term, what: &Term) -> bool {
+    t == what || matches!(t, Term::F(x) if contains(x, what))
+}
+
+/// Unification with the occurs check.  Every binding is followed by the
+/// scope rule, checked on the whole substitution: no variable's value may
+/// contain a `forall` constant made after the variable.
+fn unify(s: &Term, t: &Term, st: &mut State) -> bool {
+    let (s, t) = (walk(&st.binds, s), walk(&st.binds, t));
+    match (s, t) {
+        (Term::Var(u), Term::Var(v)) if u == v => true,
+        // The younger variable (larger number) is bound to the older.
+        (Term::Var(u), Term::Var(v)) => {
+            st.binds[u.max(v)] = Some(Term::Var(u.min(v)));
+            scopes_respected(st)
+        }
+        (Term::Var(u), other) | (other, Term::Var(u)) => {
+            if contains(&resolve(&st.binds, &other), &Term::Var(u)) {
+                return false;
+            }
+            st.binds[u] = Some(other);
+            scopes_respected(st)
+        }
+        (Term::F(x), Term::F(y)) => unify(&x, &y, st),
+        (x, y) => x == y,
+    }
+}
+
+fn scopes_respected(st: &State) -> bool {
+    (0..st.binds.len()).all(|v| {
+        let value = resolve(&st.binds, &Term::Var(v));
+        (0..st.eigens.len()).all(|e| v >= st.eigens[e] || !contains(&value, &Term::Eigen(e)))
+    })
+}
+
+fn unify_atoms(a: &Atom, b: &Atom, st: &mut State) -> bool {
+    if a.pred != b.pred {
+        return false;
+    }
+    match (&a.arg, &b.arg) {
+        (None, None) => true,
+        (Some(x), Some(y)) => unify(x, y, st),
+        _ => false,
+    }
+}
+
+// ------------------------------------------------------------ generation
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Predicates by rank: an unlimited clause for one calls only lower ones.
+const PREDS: [(&str, bool); 5] = [
+    ("a", false),
+    ("b", false),
+    ("p", true),
+    ("c", false),
+    ("q", true),
+];
+const CONSTS: [&str; 2] = ["k", "m"];
+
+/// What a generated formula may contain.
+#[derive(Clone)]
+struct Kind {
+    /// Atoms of rank below this.
+    rank: usize,
+    /// Whether it belongs to a program clause (its variables are the
+    /// clause's) or to the query.
+    program: bool,
+    /// Whether it may assume (`-o`, `=>`).
+    assume: bool,
+    /// Binders in scope.
+    bound: Vec<usize>,
+}
+
+struct Gen {
+    rng: Rng,
+    next_binder: usize,
+}
+
+impl Gen {
+    fn term(&mut self, k: &Kind) -> Term {
+        if self.rng.chance(15) {
+            return Term::F(Box::new(self.term(k)));
+        }
+        let rng = &mut self.rng;
+        match rng.below(6) {
+            0 | 1 => Term::Const(CONSTS[rng.below(CONSTS.len())]),
+            2 | 3 if !k.bound.is_empty() => Term::Bound(k.bound[rng.below(k.bound.len())]),
+            _ if k.program => Term::Local(rng.below(LOCAL_VARS.len())),
+            _ => Term::Var(rng.below(QUERY_VARS.len())),
+        }
+    }
+
+    /// An atom of rank `at` (any rank when `at` is out of range).
+    fn atom_at(&mut self, at: usize, k: &Kind) -> Atom {
+        let at = if at >= PREDS.len() {
+            self.rng.below(PREDS.len())
+        } else {
+            at
+        };
+        let (pred, unary) = PREDS[at];
+        Atom {
+            pred,
+            arg: unary.then(|| self.term(k)),
+        }
+    }
+
+    fn goal(&mut self, depth: usize, k: &Kind) -> Goal {
+        if depth == 0 || self.rng.chance(25) {
+            return match self.rng.below(14) {
+                0 => Goal::True,
+                1 => Goal::Erase,
+                2 if self.rng.chance(30) => Goal::Fail,
+                3 | 4 => Goal::Eq(self.term(k), self.term(k)),
+                _ if k.rank == 0 => Goal::True,
+                _ => {
+                    let at = self.rng.below(k.rank);
+                    Goal::Atom(self.atom_at(at, k))
+                }
+            };
+        }
+        let n = if k.assume { 13 } else { 9 };
+        match self.rng.below(n) {
+            0 | 1 => Goal::Tensor(self.sub(depth, k), self.sub(depth, k)),
+            2 => Goal::With(self.sub(depth, k), self.sub(depth, k)),
+            3 => Goal::Plus(self.sub(depth, k), self.sub(depth, k)),
+            4 => Goal::Bang(self.sub(depth, k)),
+            5 => Goal::Guard(self.sub(depth, k), self.sub(depth, k), self.sub(depth, k)),
+            6 => Goal::Not(self.sub(depth, k)),
+            7 | 8 => {
+                let b = self.next_binder;
+                self.next_binder += 1;
+                let mut inner = k.clone();
+                inner.bound.push(b);
+                let body = Box::new(self.goal(depth - 1, &inner));
+                if self.rng.chance(50) {
+                    Goal::Exists(b, body)
+                } else {
+                    Goal::Forall(b, body)
+                }
+            }
+            // What a program clause assumes is facts only: a clause with a
+            // body could call the program clause again.
+            9..=10 => {
+                let d = if k.program { 0 } else { depth - 1 };
+                Goal::Lolli(self.parts(d, true, k), self.sub(depth, k))
+            }
+            _ => {
+                let d = if k.program { 0 } else { depth - 1 };
+                Goal::Imp(self.parts(d, false, k), self.sub(depth, k))
+            }
+        }
+    }
+
+    fn sub(&mut self, depth: usize, k: &Kind) -> Box<Goal> {
+        Box::new(self.goal(depth - 1, k))
+    }
+
+    /// The parts of an assumption; `linear` for `-o` (`=>` makes every
+    /// part unlimited).
+    fn parts(&mut self, depth: usize, linear: bool, k: &Kind) -> Vec<Part> {
+        let n = 1 + self.rng.below(2);
+        (0..n)
+            .map(|_| {
+                let bang = self.rng.chance(15);
+                Part {
+                    bang,
+                    res: self.res(depth, linear && !bang, k),
+                }
+            })
+            .collect()
+    }
+
+    /// An assumed clause.  A linear one may call anything (each use
+    /// consumes it); an unlimited one calls only lower-ranked predicates.
+    /// Bodies assume nothing.
+    fn res(&mut self, depth: usize, linear: bool, k: &Kind) -> Res {
+        if self.rng.chance(12) {
+            let x = self.alt(depth, linear, k);
+            return Res::With(Box::new(x), Box::new(self.alt(depth, linear, k)));
+        }
+        self.alt(depth, linear, k)
+    }
+
+    fn alt(&mut self, depth: usize, linear: bool, k: &Kind) -> Res {
+        let head_rank = 1 + self.rng.below(PREDS.len());
+        let head = self.atom_at(if linear { PREDS.len() } else { head_rank - 1 }, k);
+        if depth > 0 && self.rng.chance(30) {
+            let kind = Kind {
+                rank: if linear { PREDS.len() } else { head_rank - 1 },
+                assume: false,
+                ..k.clone()
+            };
+            Res::Clause(head, self.goal(depth.min(2), &kind))
+        } else {
+            Res::Fact(head)
+        }
+    }
+
+    fn program(&mut self) -> Vec<ProgClause> {
+        let mut prog = Vec::new();
+        for _ in 0..self.rng.below(5) {
+            if self.rng.chance(35) {
+                // A LINEAR fact: ground.
+                let (pred, unary) = PREDS[self.rng.below(PREDS.len())];
+                let arg = unary.then(|| Term::Const(CONSTS[self.rng.below(CONSTS.len())]));
+                prog.push(ProgClause {
+                    linear: true,
+                    res: Res::Fact(Atom { pred, arg }),
+                });
+            } else {
+                let rank = 1 + self.rng.below(PREDS.len() - 1);
+                let kind = Kind {
+                    rank,
+                    program: true,
+                    assume: true,
+                    bound: Vec::new(),
+                };
+                let head = self.atom_at(rank, &kind);
+                let body = self.goal(2, &kind);
+                prog.push(ProgClause {
+                    linear: false,
+                    res: Res::Clause(head, body),
+                });
+            }
+        }
+        prog
+    }
+}
+
+/// The goal with its query variables renumbered so that `X` (number 0)
+/// appears before `Y` in its text, as the interpreter numbers them.
+fn in_order_of_appearance(g: Goal) -> Goal {
+    let mut first = None;
+    g.map_terms(&mut |t| {
+        if let (Term::Var(v), None) = (t, first) {
+            first = Some(*v);
+        }
+        t.clone()
+    });
+    if first != Some(1) {
+        return g;
+    }
+    g.map_terms(&mut |t| match t {
+        Term::Var(v) => Term::Var(1 - v),
+        other => other.clone(),
+    })
+}
+
+// ------------------------------------------------------------ the test
+
+/// The interpreter's answers (with every predicate memoized when `memo`),
+/// or why it gave none.
+fn engine_answers(program: &str, goal: &str, memo: bool) -> Result<Vec<String>, String> {
+    let (mut s, _) = session();
+    if !program.is_empty() {
+        s.load_str("random", program).map_err(|e| s.render(&e))?;
+    }
+    if memo {
+        for (pred, _) in PREDS {
+            s.memoize(pred, "<test>").map_err(|e| format!("{e:?}"))?;
+        }
+    }
+    let mut q = s.query(goal).map_err(|e| format!("{e:?}"))?;
+    let mut out = Vec::new();
+    loop {
+        match q.next_answer() {
+            Ok(Some(a)) => out.push(a.to_string()),
+            Ok(None) => return Ok(out),
+            Err(e) => return Err(format!("{e:?}")),
+        }
+    }
+}
+
+fn run(seed: u64, programs: usize, goals: usize) {
+    let mut gen = Gen {
+        rng: Rng(seed),
+        next_binder: 0,
+    };
+    let mut compared = 0;
+    let mut with_answers = 0;
+    for _ in 0..programs {
+        let prog = gen.program();
+        let text = program_text(&prog);
+        for _ in 0..goals {
+            let kind = Kind {
+                rank: PREDS.len(),
+                program: false,
+                assume: true,
+                bound: Vec::new(),
+            };
+            let goal = in_order_of_appearance(gen.goal(4, &kind));
+            let mut reference = Reference::new(&prog);
+            let Some(expected) = reference.answers(&goal, QUERY_VARS.len()) else {
+                continue;
+            };
+            let goal_text = goal_text(&goal);
+            for memo in [false, true] {
+                let got = engine_answers(&text, &goal_text, memo);
+                assert_eq!(
+                    got,
+                    Ok(expected.clone()),
+                    "program:\n{text}goal: {goal_text}\nMEMO on every predicate: {memo}"
+                );
+            }
+            compared += 1;
+            with_answers += !expected.is_empty() as usize;
+        }
+    }
+    // The generator must produce goals worth comparing.
+    assert!(
+        compared > programs * goals * 9 / 10,
+        "only {compared} goals compared"
+    );
+    assert!(
+        with_answers > compared / 10,
+        "only {with_answers} of {compared} goals have answers"
+    );
+}
+
+#[test]
+fn random_goals_agree_with_the_reference() {
+    run(0x5eed_1234_abcd_0001, 150, 20);
+}
+
+/// A longer run for exploring: `LOLLI_REFERENCE_SEEDS=N cargo test
+/// --release --test reference -- --ignored` checks N more seeds.
+#[test]
+#[ignore]
+fn many_seeds_agree_with_the_reference() {
+    let n: u64 = std::env::var("LOLLI_REFERENCE_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    for seed in 1..=n {
+        run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20);
+    }
+}
+
+#[test]
+fn the_reference_gives_the_documented_counts() {
+    // Some of LANGUAGE.md §4's counts, solved by the reference itself, so
+    // that its rules are checked against the documented ones too.
+    let atom = |pred| Atom { pred, arg: None };
+    let a = || Goal::Atom(atom("a"));
+    let b = || Goal::Atom(atom("b"));
+    let part = |res| Part { bang: false, res };
+    let fa = || part(Res::Fact(atom("a")));
+    let fb = || part(Res::Fact(atom("b")));
+    let count = |g: Goal| Reference::new(&[]).answers(&g, 0).map(|v| v.len());
+    let t = |x: Goal, y: Goal| Goal::Tensor(Box::new(x), Box::new(y));
+    let w = |x: Goal, y: Goal| Goal::With(Box::new(x), Box::new(y));
+    let lo = |d: Vec<Part>, g: Goal| Goal::Lolli(d, Box::new(g));
+    // a -o a -o a -o (a , erase): 3
+    let g = lo(
+        vec![fa()],
+        lo(vec![fa()], lo(vec![fa()], t(a(), Goal::Erase))),
+    );
+    assert_eq!(count(g), Some(3));
+    // a -o b -o (erase & a): 0
+    assert_eq!(
+        count(lo(vec![fa()], lo(vec![fb()], w(Goal::Erase, a())))),
+        Some(0)
+    );
+    // a -o b -o (erase & (a , erase)): 1
+    let g = lo(
+        vec![fa()],
+        lo(vec![fb()], w(Goal::Erase, t(a(), Goal::Erase))),
+    );
+    assert_eq!(count(g), Some(1));
+    // (a & b) -o (a & b) -o ((a , a) & (a , b) & (b , b)): 8
+    let ab = || {
+        part(Res::With(
+            Box::new(Res::Fact(atom("a"))),
+            Box::new(Res::Fact(atom("b"))),
+        ))
+    };
+    let g = w(t(a(), a()), w(t(a(), b()), t(b(), b())));
+    assert_eq!(count(lo(vec![ab()], lo(vec![ab()], g))), Some(8));
+    // a -o {erase}: 0;  a -o b -o (a & b): 0
+    assert_eq!(
+        count(lo(vec![fa()], Goal::Bang(Box::new(Goal::Erase)))),
+        Some(0)
+    );
+    assert_eq!(count(lo(vec![fa()], lo(vec![fb()], w(a(), b())))), Some(0));
+    // forall x \ exists Y \ Y = x: 1;  exists Y \ forall x \ Y = x: 0
+    let eq = |s, t| Goal::Eq(s, t);
+    let fe = Goal::Forall(
+        0,
+        Box::new(Goal::Exists(
+            1,
+            Box::new(eq(Term::Bound(1), Term::Bound(0))),
+        )),
+    );
+    assert_eq!(count(fe), Some(1));
+    let ef = Goal::Exists(
+        1,
+        Box::new(Goal::Forall(
+            0,
+            Box::new(eq(Term::Bound(1), Term::Bound(0))),
+        )),
+    );
+    assert_eq!(count(ef), Some(0));
+    // forall x \ exists Y \ (X = f Y , Y = x): 0 (X would hold x through Y)
+    let x = Term::Var(0);
+    let fy = Term::F(Box::new(Term::Bound(1)));
+    let leak = Goal::Forall(
+        0,
+        Box::new(Goal::Exists(
+            1,
+            Box::new(t(eq(x, fy), eq(Term::Bound(1), Term::Bound(0)))),
+        )),
+    );
+    assert_eq!(Reference::new(&[]).answers(&leak, 1), Some(vec![]));
+    assert_eq!(
+        engine_answers("", &goal_text(&leak), false),
+        Ok(vec![]),
+        "{}",
+        goal_text(&leak)
+    );
+}
