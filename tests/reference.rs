@@ -949,23 +949,47 @@ fn in_order_of_appearance(g: Goal) -> Goal {
 
 // ------------------------------------------------------------ the test
 
-/// The interpreter's answers (with every predicate memoized when `memo`),
-/// or why it gave none.
-fn engine_answers(program: &str, goal: &str, memo: bool) -> Result<Vec<String>, String> {
+/// How the interpreter runs a goal.
+#[derive(Copy, Clone, Debug)]
+enum Mode {
+    Plain,
+    /// Every predicate memoized.
+    Memo,
+    /// Proofs recorded, and each answer's proof passed to the checker.
+    Proofs,
+}
+
+/// The interpreter's answers, or why it gave none.
+fn engine_answers(program: &str, goal: &str, mode: Mode) -> Result<Vec<String>, String> {
     let (mut s, _) = session();
     if !program.is_empty() {
         s.load_str("random", program).map_err(|e| s.render(&e))?;
     }
-    if memo {
-        for (pred, _) in PREDS {
-            s.memoize(pred, "<test>").map_err(|e| format!("{e:?}"))?;
+    match mode {
+        Mode::Plain => {}
+        Mode::Memo => {
+            for (pred, _) in PREDS {
+                s.memoize(pred, "<test>").map_err(|e| format!("{e:?}"))?;
+            }
         }
+        Mode::Proofs => s.machine.options.proofs = true,
     }
     let mut q = s.query(goal).map_err(|e| format!("{e:?}"))?;
     let mut out = Vec::new();
     loop {
         match q.next_answer() {
-            Ok(Some(a)) => out.push(a.to_string()),
+            Ok(Some(a)) => {
+                if let Mode::Proofs = mode {
+                    let proof = q.proof().ok_or("no proof recorded")?;
+                    if let Err(e) = proof.check() {
+                        return Err(format!(
+                            "the proof of answer {} is rejected: {e}",
+                            out.len()
+                        ));
+                    }
+                }
+                out.push(a.to_string());
+            }
             Ok(None) => return Ok(out),
             Err(e) => return Err(format!("{e:?}")),
         }
@@ -995,12 +1019,12 @@ fn run(seed: u64, programs: usize, goals: usize) {
                 continue;
             };
             let goal_text = goal_text(&goal);
-            for memo in [false, true] {
-                let got = engine_answers(&text, &goal_text, memo);
+            for mode in [Mode::Plain, Mode::Memo, Mode::Proofs] {
+                let got = engine_answers(&text, &goal_text, mode);
                 assert_eq!(
                     got,
                     Ok(expected.clone()),
-                    "program:\n{text}goal: {goal_text}\nMEMO on every predicate: {memo}"
+                    "program:\n{text}goal: {goal_text}\nmode: {mode:?}"
                 );
             }
             compared += 1;
@@ -1113,7 +1137,7 @@ fn the_reference_gives_the_documented_counts() {
     );
     assert_eq!(Reference::new(&[]).answers(&leak, 1), Some(vec![]));
     assert_eq!(
-        engine_answers("", &goal_text(&leak), false),
+        engine_answers("", &goal_text(&leak), Mode::Plain),
         Ok(vec![]),
         "{}",
         goal_text(&leak)
