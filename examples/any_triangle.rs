@@ -14,6 +14,8 @@
 //! on the order in which moves are tried, not only on its size: from the
 //! holes tried, the 7-row and 9-row boards still search for minutes.
 
+use std::io::Write;
+
 use lolli::{Session, Value};
 
 /// The rules: a peg jumps along a line into an empty hole; a game is won
@@ -91,15 +93,21 @@ fn main() -> Result<(), String> {
         [n, r, c] => vec![(n, (r, c))],
         _ => vec![(4, (2, 1)), (5, (3, 2))],
     };
+    // Written with `writeln!`, not `println!`: when the reader goes away
+    // (`| head`), the example stops quietly instead of panicking.
+    let mut out = std::io::stdout().lock();
     for (n, empty) in boards {
-        println!("{n} rows, hole {empty:?} empty:");
+        let mut text = format!("{n} rows, hole {empty:?} empty:\n");
         match solve(n, empty)? {
             Some(moves) => {
                 for m in moves {
-                    println!("  {m}");
+                    text.push_str(&format!("  {m}\n"));
                 }
             }
-            None => println!("  no way to leave one peg"),
+            None => text.push_str("  no way to leave one peg\n"),
+        }
+        if out.write_all(text.as_bytes()).is_err() {
+            break;
         }
     }
     Ok(())
