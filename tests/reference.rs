@@ -64,11 +64,11 @@ enum Term {
     F(Box<Term>),
 }
 
-/// An atom: a propositional letter, or `p`/`q` with one argument.
+/// An atom: a propositional letter, or `p`, `q`, `r` with arguments.
 #[derive(Clone, Debug)]
 struct Atom {
     pred: &'static str,
-    arg: Option<Term>,
+    args: Vec<Term>,
 }
 
 #[derive(Clone, Debug)]
@@ -130,7 +130,7 @@ impl MapTerms for Atom {
     fn map_terms(&self, f: &mut dyn FnMut(&Term) -> Term) -> Self {
         Atom {
             pred: self.pred,
-            arg: self.arg.as_ref().map(|t| map_deep(t, f)),
+            args: self.args.iter().map(|t| map_deep(t, f)).collect(),
         }
     }
 }
@@ -224,10 +224,11 @@ fn term_text(t: &Term) -> String {
 }
 
 fn atom_text(a: &Atom) -> String {
-    match &a.arg {
-        None => a.pred.to_string(),
-        Some(t) => format!("({} {})", a.pred, term_text(t)),
+    if a.args.is_empty() {
+        return a.pred.to_string();
     }
+    let args: Vec<String> = a.args.iter().map(term_text).collect();
+    format!("({} {})", a.pred, args.join(" "))
 }
 
 fn goal_text(g: &Goal) -> String {
@@ -720,11 +721,7 @@ fn unify_atoms(a: &Atom, b: &Atom, st: &mut State) -> bool {
     if a.pred != b.pred {
         return false;
     }
-    match (&a.arg, &b.arg) {
-        (None, None) => true,
-        (Some(x), Some(y)) => unify(x, y, st),
-        _ => false,
-    }
+    a.args.len() == b.args.len() && a.args.iter().zip(&b.args).all(|(x, y)| unify(x, y, st))
 }
 
 // ------------------------------------------------------------ generation
@@ -748,14 +745,9 @@ impl Rng {
     }
 }
 
-/// Predicates by rank: an unlimited clause for one calls only lower ones.
-const PREDS: [(&str, bool); 5] = [
-    ("a", false),
-    ("b", false),
-    ("p", true),
-    ("c", false),
-    ("q", true),
-];
+/// Predicates (name, arity) by rank: an unlimited clause for one calls
+/// only lower ones.
+const PREDS: [(&str, usize); 6] = [("a", 0), ("b", 0), ("p", 1), ("c", 0), ("q", 1), ("r", 2)];
 const CONSTS: [&str; 2] = ["k", "m"];
 
 /// What a generated formula may contain.
@@ -798,10 +790,10 @@ impl Gen {
         } else {
             at
         };
-        let (pred, unary) = PREDS[at];
+        let (pred, n) = PREDS[at];
         Atom {
             pred,
-            arg: unary.then(|| self.term(k)),
+            args: (0..n).map(|_| self.term(k)).collect(),
         }
     }
 
@@ -902,11 +894,13 @@ impl Gen {
         for _ in 0..self.rng.below(5) {
             if self.rng.chance(35) {
                 // A LINEAR fact: ground.
-                let (pred, unary) = PREDS[self.rng.below(PREDS.len())];
-                let arg = unary.then(|| Term::Const(CONSTS[self.rng.below(CONSTS.len())]));
+                let (pred, n) = PREDS[self.rng.below(PREDS.len())];
+                let args = (0..n)
+                    .map(|_| Term::Const(CONSTS[self.rng.below(CONSTS.len())]))
+                    .collect();
                 prog.push(ProgClause {
                     linear: true,
-                    res: Res::Fact(Atom { pred, arg }),
+                    res: Res::Fact(Atom { pred, args }),
                 });
             } else {
                 let rank = 1 + self.rng.below(PREDS.len() - 1);
@@ -925,6 +919,107 @@ impl Gen {
             }
         }
         prog
+    }
+}
+
+/// Constants for the wide contexts: enough values for many index keys.
+const WIDE_CONSTS: [&str; 5] = ["k", "m", "n", "o", "u"];
+
+impl Gen {
+    /// An argument of an `r` clause or call: a constant, `f` of one, or a
+    /// variable (the clause's own in a program).
+    fn wide_term(&mut self, program: bool) -> Term {
+        let rng = &mut self.rng;
+        match rng.below(10) {
+            0 | 1 => Term::F(Box::new(self.wide_term(program))),
+            2 | 3 if program => Term::Local(rng.below(LOCAL_VARS.len())),
+            2 | 3 => Term::Var(rng.below(QUERY_VARS.len())),
+            _ => Term::Const(WIDE_CONSTS[rng.below(WIDE_CONSTS.len())]),
+        }
+    }
+
+    fn wide_atom(&mut self, program: bool) -> Atom {
+        Atom {
+            pred: "r",
+            args: vec![self.wide_term(program), self.wide_term(program)],
+        }
+    }
+
+    /// A program with up to 24 clauses for `r`, so that calls of `r` go
+    /// through the index's buckets (a predicate of a few clauses is
+    /// scanned): facts, some `LINEAR` ground ones, some rules.
+    fn wide_program(&mut self) -> Vec<ProgClause> {
+        let n = self.rng.below(25);
+        (0..n)
+            .map(|_| {
+                if self.rng.chance(15) {
+                    let args = (0..2)
+                        .map(|_| Term::Const(WIDE_CONSTS[self.rng.below(WIDE_CONSTS.len())]))
+                        .collect();
+                    return ProgClause {
+                        linear: true,
+                        res: Res::Fact(Atom { pred: "r", args }),
+                    };
+                }
+                let head = self.wide_atom(true);
+                let res = if self.rng.chance(20) {
+                    let kind = Kind {
+                        rank: PREDS.len() - 1,
+                        program: true,
+                        assume: false,
+                        bound: Vec::new(),
+                    };
+                    Res::Clause(head, self.goal(1, &kind))
+                } else {
+                    Res::Fact(head)
+                };
+                ProgClause { linear: false, res }
+            })
+            .collect()
+    }
+
+    /// Nested assumptions of many `r` clauses (linear or not), calls of
+    /// `r` with arguments of every shape between and after them, and often
+    /// an `erase` to take what is left.
+    fn wide_goal(&mut self, layers: usize) -> Goal {
+        let calls = |g: &mut Gen| {
+            let n = 1 + g.rng.below(3);
+            let mut goal = Goal::Atom(g.wide_atom(false));
+            for _ in 1..n {
+                goal = Goal::Tensor(Box::new(goal), Box::new(Goal::Atom(g.wide_atom(false))));
+            }
+            goal
+        };
+        let mut inner = calls(self);
+        if self.rng.chance(60) {
+            inner = Goal::Tensor(Box::new(inner), Box::new(Goal::Erase));
+        }
+        if layers > 0 {
+            let n = 1 + self.rng.below(12);
+            let linear = self.rng.chance(60);
+            let parts = (0..n)
+                .map(|_| Part {
+                    bang: linear && self.rng.chance(10),
+                    res: Res::Fact(self.wide_atom(false)),
+                })
+                .collect();
+            let body = self.wide_goal(layers - 1);
+            let body = if self.rng.chance(40) {
+                Goal::Tensor(Box::new(calls(self)), Box::new(body))
+            } else {
+                body
+            };
+            let g = if linear {
+                Goal::Lolli(parts, Box::new(body))
+            } else {
+                Goal::Imp(parts, Box::new(body))
+            };
+            if self.rng.chance(50) {
+                return Goal::Tensor(Box::new(g), Box::new(Goal::Erase));
+            }
+            return g;
+        }
+        inner
     }
 }
 
@@ -996,6 +1091,52 @@ fn engine_answers(program: &str, goal: &str, mode: Mode) -> Result<Vec<String>, 
     }
 }
 
+/// Compare one program and goal three ways; whether the goal was compared
+/// (the reference can compute it) and has answers.
+fn compare(prog: &[ProgClause], goal: &Goal) -> Option<bool> {
+    let text = program_text(prog);
+    let goal = in_order_of_appearance(goal.clone());
+    let expected = Reference::new(prog).answers(&goal, QUERY_VARS.len())?;
+    let goal_text = goal_text(&goal);
+    for mode in [Mode::Plain, Mode::Memo, Mode::Proofs] {
+        let got = engine_answers(&text, &goal_text, mode);
+        assert_eq!(
+            got,
+            Ok(expected.clone()),
+            "program:\n{text}goal: {goal_text}\nmode: {mode:?}"
+        );
+    }
+    Some(!expected.is_empty())
+}
+
+/// Programs and goals with many clauses for `r` (see [`Gen::wide_goal`]).
+fn run_wide(seed: u64, programs: usize, goals: usize) {
+    let mut gen = Gen {
+        rng: Rng(seed),
+        next_binder: 0,
+    };
+    let (mut compared, mut with_answers) = (0, 0);
+    for _ in 0..programs {
+        let prog = gen.wide_program();
+        for _ in 0..goals {
+            let layers = 1 + gen.rng.below(3);
+            let goal = gen.wide_goal(layers);
+            if let Some(answers) = compare(&prog, &goal) {
+                compared += 1;
+                with_answers += answers as usize;
+            }
+        }
+    }
+    assert!(
+        compared > programs * goals * 8 / 10,
+        "only {compared} goals compared"
+    );
+    assert!(
+        with_answers > compared / 5,
+        "only {with_answers} of {compared} goals have answers"
+    );
+}
+
 fn run(seed: u64, programs: usize, goals: usize) {
     let mut gen = Gen {
         rng: Rng(seed),
@@ -1047,6 +1188,11 @@ fn random_goals_agree_with_the_reference() {
     run(0x5eed_1234_abcd_0001, 150, 20);
 }
 
+#[test]
+fn calls_among_many_clauses_agree_with_the_reference() {
+    run_wide(0x5eed_5678_0000_0002, 60, 10);
+}
+
 /// A longer run for exploring: `LOLLI_REFERENCE_SEEDS=N cargo test
 /// --release --test reference -- --ignored` checks N more seeds.
 #[test]
@@ -1058,6 +1204,7 @@ fn many_seeds_agree_with_the_reference() {
         .unwrap_or(20);
     for seed in 1..=n {
         run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20);
+        run_wide(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1, 60, 10);
     }
 }
 
@@ -1065,7 +1212,10 @@ fn many_seeds_agree_with_the_reference() {
 fn the_reference_gives_the_documented_counts() {
     // Some of LANGUAGE.md §4's counts, solved by the reference itself, so
     // that its rules are checked against the documented ones too.
-    let atom = |pred| Atom { pred, arg: None };
+    let atom = |pred| Atom {
+        pred,
+        args: Vec::new(),
+    };
     let a = || Goal::Atom(atom("a"));
     let b = || Goal::Atom(atom("b"));
     let part = |res| Part { bang: false, res };
