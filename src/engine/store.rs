@@ -85,8 +85,8 @@ impl Store {
         while let Some(c) = scan.pop() {
             match self.heap.deref(c) {
                 Cell::Ref(w) if w != a && self.heap.age(w) > age => {
-                    self.heap.lowered.push((w, age));
-                    self.trail.push(Undo::Lower);
+                    let old = self.heap.lowered.insert(w, age);
+                    self.trail.push(Undo::Lower(w, old.unwrap_or(u32::MAX)));
                 }
                 Cell::Struct(s) => {
                     if let Cell::Functor(_, n) = self.heap.get(s) {
@@ -360,8 +360,11 @@ impl Store {
             };
             match u {
                 Undo::Bind(a) => self.heap.set(a, Cell::Ref(a)),
-                Undo::Lower => {
-                    self.heap.lowered.pop();
+                Undo::Lower(v, u32::MAX) => {
+                    self.heap.lowered.remove(&v);
+                }
+                Undo::Lower(v, age) => {
+                    self.heap.lowered.insert(v, age);
                 }
                 other_change => other(other_change),
             }

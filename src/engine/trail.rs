@@ -20,8 +20,9 @@ use crate::term::Addr;
 pub enum Undo {
     /// A variable was bound: make it unbound again.
     Bind(Addr),
-    /// A variable's age was lowered: pop the heap's `lowered` stack.
-    Lower,
+    /// A variable's age was lowered from this value (`u32::MAX`: it had
+    /// none but its address): put it back.
+    Lower(Addr, u32),
     /// An entry's state changed from this value.
     State(EntryId, u32),
     /// An item was pushed onto a bucket: pop it.

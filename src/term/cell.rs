@@ -81,8 +81,8 @@ pub struct Heap {
     /// The largest entry of `sym_birth` ever set.
     pub max_sym_birth: u32,
     /// Variables whose age was lowered, with the age (see
-    /// [`Heap::age`]); a stack, each push trailed.
-    pub lowered: Vec<(Addr, u32)>,
+    /// [`Heap::age`]); every change trailed.
+    pub lowered: std::collections::HashMap<Addr, u32, FastHash>,
 }
 
 impl Heap {
@@ -230,13 +230,10 @@ impl Heap {
     /// that variable, so neither may this one).
     #[inline]
     pub fn age(&self, v: Addr) -> u32 {
-        let mut age = v.0;
-        for &(w, a) in &self.lowered {
-            if w == v {
-                age = age.min(a);
-            }
+        if self.lowered.is_empty() {
+            return v.0;
         }
-        age
+        self.lowered.get(&v).map_or(v.0, |&a| a.min(v.0))
     }
 
     /// Whether a variable at `v` may be bound to any term without capturing
