@@ -767,12 +767,18 @@ struct Kind {
 struct Gen {
     rng: Rng,
     next_binder: usize,
+    /// Favour `forall`, `exists`, `=` and compound terms (for the scope
+    /// rule of `forall` constants).
+    quantifiers: bool,
 }
 
 impl Gen {
     fn term(&mut self, k: &Kind) -> Term {
-        if self.rng.chance(15) {
+        if self.rng.chance(if self.quantifiers { 30 } else { 15 }) {
             return Term::F(Box::new(self.term(k)));
+        }
+        if self.quantifiers && !k.bound.is_empty() && self.rng.chance(40) {
+            return Term::Bound(k.bound[self.rng.below(k.bound.len())]);
         }
         let rng = &mut self.rng;
         match rng.below(6) {
@@ -799,6 +805,9 @@ impl Gen {
 
     fn goal(&mut self, depth: usize, k: &Kind) -> Goal {
         if depth == 0 || self.rng.chance(25) {
+            if self.quantifiers && self.rng.chance(50) {
+                return Goal::Eq(self.term(k), self.term(k));
+            }
             return match self.rng.below(14) {
                 0 => Goal::True,
                 1 => Goal::Erase,
@@ -812,7 +821,12 @@ impl Gen {
             };
         }
         let n = if k.assume { 13 } else { 9 };
-        match self.rng.below(n) {
+        let pick = if self.quantifiers && self.rng.chance(40) {
+            7
+        } else {
+            self.rng.below(n)
+        };
+        match pick {
             0 | 1 => Goal::Tensor(self.sub(depth, k), self.sub(depth, k)),
             2 => Goal::With(self.sub(depth, k), self.sub(depth, k)),
             3 => Goal::Plus(self.sub(depth, k), self.sub(depth, k)),
@@ -824,7 +838,13 @@ impl Gen {
                 self.next_binder += 1;
                 let mut inner = k.clone();
                 inner.bound.push(b);
-                let body = Box::new(self.goal(depth - 1, &inner));
+                let body = if self.quantifiers && self.rng.chance(60) {
+                    // Two goals sharing the new name (`X = f Y , Y = x`).
+                    let first = Box::new(self.goal(depth - 1, &inner));
+                    Box::new(Goal::Tensor(first, Box::new(self.goal(depth - 1, &inner))))
+                } else {
+                    Box::new(self.goal(depth - 1, &inner))
+                };
                 if self.rng.chance(50) {
                     Goal::Exists(b, body)
                 } else {
@@ -1114,6 +1134,7 @@ fn run_wide(seed: u64, programs: usize, goals: usize) {
     let mut gen = Gen {
         rng: Rng(seed),
         next_binder: 0,
+        quantifiers: false,
     };
     let (mut compared, mut with_answers) = (0, 0);
     for _ in 0..programs {
@@ -1137,10 +1158,12 @@ fn run_wide(seed: u64, programs: usize, goals: usize) {
     );
 }
 
-fn run(seed: u64, programs: usize, goals: usize) {
+/// Random programs and goals (with `quantifiers`, goals full of binders).
+fn run(seed: u64, programs: usize, goals: usize, quantifiers: bool) {
     let mut gen = Gen {
         rng: Rng(seed),
         next_binder: 0,
+        quantifiers,
     };
     let mut compared = 0;
     let mut with_answers = 0;
@@ -1185,7 +1208,12 @@ fn run(seed: u64, programs: usize, goals: usize) {
 
 #[test]
 fn random_goals_agree_with_the_reference() {
-    run(0x5eed_1234_abcd_0001, 150, 20);
+    run(0x5eed_1234_abcd_0001, 150, 20, false);
+}
+
+#[test]
+fn goals_with_many_quantifiers_agree_with_the_reference() {
+    run(0x5eed_9abc_0000_0003, 50, 20, true);
 }
 
 #[test]
@@ -1203,7 +1231,8 @@ fn many_seeds_agree_with_the_reference() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     for seed in 1..=n {
-        run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20);
+        run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20, false);
+        run(seed.wrapping_mul(0x6c8e_9cf5_7093_2bd5) | 1, 50, 20, true);
         run_wide(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1, 60, 10);
     }
 }
