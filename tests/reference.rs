@@ -1,8 +1,9 @@
 //! A differential test of the resource semantics: random programs and goals
 //! are solved by the interpreter and by a small reference interpreter
 //! written here, directly from the rules of LANGUAGE.md §3–§5, and the two
-//! must give the same answers in the same order, with and without `MEMO`
-//! on every predicate.
+//! must give the same answers in the same order: plain, with `MEMO` on
+//! every predicate, and with proofs recorded (each one passed to the
+//! independent checker).
 //!
 //! The reference shares no code with the engine.  It keeps the context as a
 //! stack of clauses with a "consumed" flag per linear one, copies its state
@@ -27,17 +28,21 @@
 //! - `not G`: no outcome of G (which may leave resources unused); nothing
 //!   is consumed or bound.
 //! - `exists x \ G`: a fresh variable; `forall x \ G`: a fresh constant
-//!   that no variable older than it may be bound to.
+//!   that no variable older than it may hold, even through a newer one
+//!   (checked on the whole substitution after every binding).
+//! - `=`: unification with the occurs check.
 //! - an atom: assumed clauses newest first (within one assumption, left to
 //!   right), then the program's clauses in file order; a linear one is
 //!   consumed.  A linear `R1 & R2` is used once, as either.
 //! - the query succeeds when every `LINEAR` fact is consumed or the flag is
 //!   set.
 //!
-//! Programs are kept finite: an unlimited clause's body only calls
-//! predicates of lower rank than its head, and a linear clause's body
-//! assumes nothing.  The random source is a seeded xorshift generator, so
-//! a failure reproduces exactly.
+//! Three generators: small programs and goals mixing every connective;
+//! contexts with many clauses for `r/2`, so that calls go through the
+//! index's buckets; goals full of quantifiers.  Programs are kept finite:
+//! an unlimited clause's body only calls predicates of lower rank than its
+//! head, and a linear clause's body assumes nothing.  The random source is
+//! a seeded xorshift generator, so a failure reproduces exactly.
 
 mod common;
 
