@@ -179,25 +179,21 @@ impl MapTerms for Goal {
                 let s = map_deep(s, f);
                 Goal::Eq(s, map_deep(t, f))
             }
-            Goal::Tensor(x, y) => {
-                let x = sub(x, f);
-                Goal::Tensor(x, sub(y, f))
+            // Left before right: the order the formula is written in.
+            Goal::Tensor(x, y) | Goal::With(x, y) | Goal::Plus(x, y) => {
+                let (x, y) = (sub(x, f), sub(y, f));
+                match self {
+                    Goal::Tensor(..) => Goal::Tensor(x, y),
+                    Goal::With(..) => Goal::With(x, y),
+                    _ => Goal::Plus(x, y),
+                }
             }
-            Goal::With(x, y) => {
-                let x = sub(x, f);
-                Goal::With(x, sub(y, f))
-            }
-            Goal::Plus(x, y) => {
-                let x = sub(x, f);
-                Goal::Plus(x, sub(y, f))
-            }
-            Goal::Lolli(d, x) => {
-                let d = d.map_terms(f);
-                Goal::Lolli(d, sub(x, f))
-            }
-            Goal::Imp(d, x) => {
-                let d = d.map_terms(f);
-                Goal::Imp(d, sub(x, f))
+            Goal::Lolli(d, x) | Goal::Imp(d, x) => {
+                let (d, x) = (d.map_terms(f), sub(x, f));
+                match self {
+                    Goal::Lolli(..) => Goal::Lolli(d, x),
+                    _ => Goal::Imp(d, x),
+                }
             }
             Goal::Bang(x) => Goal::Bang(sub(x, f)),
             Goal::Guard(c, t, e) => {
