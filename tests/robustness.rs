@@ -356,3 +356,30 @@ fn a_long_conjunction_loads_and_runs_in_the_binary() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "yes\n");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_long_list_answer_is_read_and_dropped_on_an_ordinary_stack() {
+    // Through the library, on the test's own thread (2 MB of stack): the
+    // answer's value is a list nested 200,000 deep, made, cloned, printed,
+    // compared, hashed and dropped without recursion.
+    let mut s = Session::new();
+    let mut q = s.query("findall X (between 1 200000 X) L").expect("parses");
+    let a = q.next_answer().expect("runs").expect("an answer");
+    let v = a.value("L").expect("L is bound").clone();
+    let items = v.as_list().expect("a proper list");
+    assert_eq!(items.len(), 200_000);
+    assert_eq!(items[199_999], lolli::Value::Int(200_000));
+    let text = v.to_string();
+    assert!(text.starts_with("1 :: 2 :: ") && text.ends_with(":: 200000 :: nil"));
+    let same = lolli::Value::list((1..=200_000).map(lolli::Value::Int).collect());
+    let other = lolli::Value::list(
+        (1..=200_000)
+            .map(|i| lolli::Value::Int(i % 199_999))
+            .collect(),
+    );
+    assert!(v == same && v != other);
+    let set: std::collections::HashSet<lolli::Value> = [same, other].into_iter().collect();
+    assert!(set.contains(&v) && set.len() == 2);
+    drop(v);
+    drop(a);
+}

@@ -33,7 +33,10 @@ use crate::term::{sym, Addr, Cell, SymId};
 /// let v = Value::Compound("f".into(), vec![Value::Int(1), Value::Atom("a".into())]);
 /// assert_eq!(v.to_string(), "f 1 a");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// A list is a value nested as deep as the list is long, so cloning,
+/// comparing, hashing, printing and dropping work without recursion.
+#[derive(Debug)]
 pub enum Value {
     /// A name (constant), such as `peg` or `nil`.
     Atom(String),
@@ -101,6 +104,98 @@ impl Value {
     }
 }
 
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        enum Task<'v> {
+            Copy(&'v Value),
+            Make(&'v str, usize),
+        }
+        let mut tasks = vec![Task::Copy(self)];
+        let mut done: Vec<Value> = Vec::new();
+        while let Some(t) = tasks.pop() {
+            match t {
+                Task::Copy(v) => match v {
+                    Value::Atom(a) => done.push(Value::Atom(a.clone())),
+                    Value::Int(i) => done.push(Value::Int(*i)),
+                    Value::Str(s) => done.push(Value::Str(s.clone())),
+                    Value::Var(x) => done.push(Value::Var(x.clone())),
+                    Value::Compound(name, args) => {
+                        tasks.push(Task::Make(name, args.len()));
+                        tasks.extend(args.iter().rev().map(Task::Copy));
+                    }
+                },
+                Task::Make(name, n) => {
+                    let args = done.split_off(done.len() - n);
+                    done.push(Value::Compound(name.to_string(), args));
+                }
+            }
+        }
+        done.pop().unwrap_or(Value::Int(0))
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        let mut pairs = vec![(self, other)];
+        while let Some(pair) = pairs.pop() {
+            match pair {
+                (Value::Atom(a), Value::Atom(b))
+                | (Value::Str(a), Value::Str(b))
+                | (Value::Var(a), Value::Var(b))
+                    if a == b => {}
+                (Value::Int(a), Value::Int(b)) if a == b => {}
+                (Value::Compound(f, xs), Value::Compound(g, ys))
+                    if f == g && xs.len() == ys.len() =>
+                {
+                    pairs.extend(xs.iter().zip(ys));
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+impl Eq for Value {}
+
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut stack = vec![self];
+        while let Some(v) = stack.pop() {
+            std::mem::discriminant(v).hash(state);
+            match v {
+                Value::Atom(a) | Value::Str(a) | Value::Var(a) => a.hash(state),
+                Value::Int(i) => i.hash(state),
+                Value::Compound(name, args) => {
+                    name.hash(state);
+                    args.len().hash(state);
+                    stack.extend(args.iter().rev());
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Value {
+    /// Dropped without recursion, so that a long list (a value nested as
+    /// deep as it is long) cannot overflow the stack of the thread that
+    /// drops it.
+    fn drop(&mut self) {
+        let Value::Compound(_, args) = self else {
+            return;
+        };
+        if args.iter().all(|a| !matches!(a, Value::Compound(..))) {
+            return;
+        }
+        let mut stack = std::mem::take(args);
+        while let Some(mut v) = stack.pop() {
+            if let Value::Compound(_, a) = &mut v {
+                stack.append(a);
+            }
+        }
+    }
+}
+
 impl fmt::Display for Value {
     /// A simple prefix form: `f a b`, arguments that are compound in
     /// parentheses, lists with `::`.  (Answers also carry the interpreter's
@@ -118,13 +213,15 @@ impl fmt::Display for Value {
             Value::Str(s) => write!(f, "{s:?}"),
             Value::Var(v) => write!(f, "{v}"),
             Value::Compound(name, args) if name == "::" && args.len() == 2 => {
-                arg(&args[0], f)?;
-                write!(f, " :: ")?;
-                match &args[1] {
-                    tail @ Value::Compound(n, a) if n == "::" && a.len() == 2 => {
-                        write!(f, "{tail}")
+                // The spine in a loop: a list is nested as deep as it is long.
+                let mut args = args;
+                loop {
+                    arg(&args[0], f)?;
+                    write!(f, " :: ")?;
+                    match &args[1] {
+                        Value::Compound(n, a) if n == "::" && a.len() == 2 => args = a,
+                        tail => return arg(tail, f),
                     }
-                    tail => arg(tail, f),
                 }
             }
             Value::Compound(name, args) => {
