@@ -663,6 +663,35 @@ fn cli_prints_and_checks_proofs() {
 }
 
 #[test]
+fn a_proof_past_the_memory_limit_is_an_error_not_a_crash() {
+    // A list of 10 fits in 1 MB; one of 10,000 does not: the answer is
+    // printed, then the error, and nothing is built.
+    let small = "findall X (between 1 10 X) L";
+    let (code, out, err) = lolli(&["--proof", "--max-memory", "1", "-e", small]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("L = 1 :: 2 :: "), "{out}");
+    assert!(
+        out.contains("\nbuiltin findall X (between 1 10 X) (1 :: 2 :: "),
+        "{out}"
+    );
+    let large = "findall X (between 1 10000 X) L";
+    let (code, out, err) = lolli(&["--proof", "--max-memory", "1", "-e", large]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("L = 1 :: 2 :: ") && out.ends_with(":: 10000 :: nil\n"));
+    assert!(
+        err.starts_with(
+            "error[E003]: the proof of answer 1 is too large to build within the memory \
+             limit: 1 step and more than "
+        ) && err.ends_with(" term cells\n = `--max-memory MB` sets the limit, 0 lifts it\n\n"),
+        "{err}"
+    );
+    // Without the limit it is printed.
+    let (code, out, err) = lolli(&["--proof", "--max-memory", "0", "-e", large]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.ends_with(":: 9999 :: 10000 :: nil)\n"), "{out}");
+}
+
+#[test]
 fn cli_moves_lists_the_jumps() {
     let (code, out, err) = lolli(&[
         "programs/solitaire.lolli",

@@ -524,6 +524,41 @@ fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
 }
 
 #[test]
+fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
+    // The top level records every answer's proof for `:proof`; one of more
+    // than `KEPT_PROOF_CELLS` term cells (a list of 200,000 numbers shown
+    // in its step) is not built, and `:proof` and `:moves` say why.
+    let (mut b, _) = backend(&[], Answers::Take(1));
+    b.record_proofs();
+    let Reply { outputs, next } = b.input("findall X (between 1 200000 X) L, true.");
+    assert_eq!(next, Next::Goal);
+    assert!(
+        matches!(&outputs[..], [Output::Answer(a)] if a.ends_with(":: 199999 :: 200000 :: nil")),
+        "{outputs:?}"
+    );
+    let not_kept = Output::Text(format!(
+        "the proof of the last answer was not kept: it has 3 steps and more than {} term \
+         cells, more than the top level keeps (`lolli FILE --proof -e GOAL` prints it)\n",
+        lolli::repl::backend::KEPT_PROOF_CELLS
+    ));
+    assert_eq!(b.input(":proof").outputs, vec![not_kept.clone()]);
+    assert_eq!(b.input(":moves between").outputs, vec![not_kept]);
+    // The next answer's proof is kept again.
+    assert_eq!(
+        b.input("findall X (between 1 2 X) L, true."),
+        reply(vec![answer("L = 1 :: 2 :: nil")], Next::Goal)
+    );
+    assert_eq!(
+        b.input(":proof").outputs,
+        vec![Output::Text(
+            "tensor findall X (between 1 2 X) (1 :: 2 :: nil), true\n  \
+             builtin findall X (between 1 2 X) (1 :: 2 :: nil)\n  one\n"
+                .into()
+        )]
+    );
+}
+
+#[test]
 fn reload_keeps_memo_tracing_and_proof_recording() {
     let dir = TempDir::new("reload-settings");
     let f = dir.file("two.lolli", "p a.\np b.\n");

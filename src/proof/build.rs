@@ -24,7 +24,98 @@ use crate::term::Cell;
 /// The proof of the current answer of the innermost query, or `None` when
 /// nothing was recorded (proof recording off, or no answer yet).
 /// `vars` are the query's named variables, as the answer names them.
+///
+/// The proof holds each step's goal as a term of its own, so its size can
+/// grow with the square of the search's (a recursion over a list shows the
+/// rest of the list at every level); [`build_within`] refuses to build one
+/// past a bound.
 pub fn build(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
+    build_within(m, vars, usize::MAX).unwrap_or(None)
+}
+
+/// The size of the proof [`build`] would make now: its steps, and the term
+/// cells of its goals, clause instances and witnesses (each an owned term,
+/// printed too), counted up to a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProofSize {
+    /// Rule applications.
+    pub steps: usize,
+    /// Term cells, or the bound plus one when there are more.
+    pub cells: usize,
+}
+
+/// Roughly the memory one term cell of a built proof takes (the owned term
+/// and its share of the printed text), for turning a memory limit into a
+/// bound on cells.
+pub const BYTES_PER_CELL: usize = 120;
+
+/// [`build`], unless the proof has more than `max_cells` term cells
+/// (see [`ProofSize`]): then `Err` with its size, and nothing is built.
+/// Counting stops at the bound, so a refused proof costs O(`max_cells`).
+pub fn build_within(
+    m: &mut Machine,
+    vars: &[(String, Cell)],
+    max_cells: usize,
+) -> Result<Option<Proof>, ProofSize> {
+    if let Some(size) = size(m, max_cells) {
+        if size.cells > max_cells {
+            return Err(size);
+        }
+    }
+    Ok(build_unchecked(m, vars))
+}
+
+/// The size of the current answer's proof, counted up to `bound` cells;
+/// `None` when nothing was recorded.
+pub fn size(m: &Machine, bound: usize) -> Option<ProofSize> {
+    let root = m.proof.nodes.iter().rposition(|n| n.parent == NONE)?;
+    let nodes = &m.proof.nodes[root..];
+    let mut left = bound.saturating_add(1);
+    let mut stack: Vec<Cell> = Vec::new();
+    for n in nodes {
+        stack.push(n.goal);
+        match n.rule {
+            Rule::Atom if n.b != NONE => {
+                // A program clause's instance: its template with the slot
+                // values the log kept.
+                if let Some(Source::Template { tpl, .. }) =
+                    m.ctx.entries.get(n.a as usize).map(|e| e.source)
+                {
+                    if let Some(t) = m.templates.get(tpl as usize) {
+                        left = left.saturating_sub(t.cells.len());
+                        let start = n.b as usize;
+                        let end = (start + t.nslots as usize).min(m.proof.slots.len());
+                        stack.extend(m.proof.slots.get(start..end).unwrap_or(&[]));
+                    }
+                }
+            }
+            Rule::Forall | Rule::Exists => {
+                stack.extend(m.proof.witnesses.get(n.a as usize).copied());
+            }
+            _ => {}
+        }
+        while let Some(c) = stack.pop() {
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            if let Cell::Struct(a) = m.store.deref(c) {
+                if let Cell::Functor(_, k) = m.store.heap.get(a) {
+                    stack.extend((0..k).map(|i| m.store.heap.arg(a, i)));
+                }
+            }
+        }
+        if left == 0 {
+            break;
+        }
+    }
+    Some(ProofSize {
+        steps: nodes.len(),
+        cells: bound.saturating_add(1) - left,
+    })
+}
+
+fn build_unchecked(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
     let root = m.proof.nodes.iter().rposition(|n| n.parent == NONE)?;
     let nodes: Vec<ProofNode> = m.proof.nodes[root..].to_vec();
     let base = root as u32;

@@ -21,7 +21,7 @@ pub mod term;
 pub mod tree;
 pub mod view;
 
-pub use build::build;
+pub use build::{build, build_within, ProofSize};
 pub use check::{check, CheckError, Problem};
 pub use term::Term;
 pub use tree::{ClauseUse, Node, Proof, Resource, RuleName, Witness};

@@ -145,6 +145,9 @@ pub struct Backend {
     proof_view: crate::proof::view::ProofView,
     /// The proof of the last answer (when proofs are recorded), for `:proof`.
     last_proof: Option<crate::proof::Proof>,
+    /// When the last answer's proof was too large to keep: its size and the
+    /// bound it passed.
+    proof_not_kept: Option<(crate::proof::ProofSize, usize)>,
     /// Trace lines collected while `:trace on`.
     trace: Option<Rc<RefCell<Vec<String>>>>,
     /// Whether proofs are recorded (for `:proof`, or shown with answers).
@@ -157,6 +160,22 @@ pub struct Backend {
 
 /// Most trace lines kept for one step of a query.
 const TRACE_LINES: usize = 2000;
+
+/// `n steps`, or `1 step`.
+fn step_count(n: usize) -> String {
+    if n == 1 {
+        "1 step".into()
+    } else {
+        format!("{n} steps")
+    }
+}
+
+/// The largest proof, in term cells ([`crate::proof::ProofSize`]), that the
+/// top level builds only to keep it for `:proof` and `:moves` (about 60 MB).
+/// A proof can grow with the square of the search (a recursion over a list
+/// shows the rest of the list at every step), and the top level records
+/// every answer's proof whether or not it is asked for.
+pub const KEPT_PROOF_CELLS: usize = 500_000;
 
 /// Collects trace events as lines.
 struct LineTracer(Rc<RefCell<Vec<String>>>);
@@ -196,6 +215,7 @@ impl Backend {
             stats: Stats::default(),
             proof_view: Default::default(),
             last_proof: None,
+            proof_not_kept: None,
             trace: None,
             proofs: false,
             memo: Vec::new(),
@@ -450,7 +470,42 @@ impl Backend {
                     let (mut text, pairs) = answer(&self.session.machine, &p.vars);
                     let bindings = !pairs.is_empty();
                     if self.session.machine.options.proofs {
-                        let proof = crate::proof::build(&mut self.session.machine, &p.vars);
+                        let m = &mut self.session.machine;
+                        // Room for the proof: what the memory limit leaves,
+                        // and no more than `KEPT_PROOF_CELLS` when it is only kept.
+                        let room = m.options.max_memory.map_or(usize::MAX, |limit| {
+                            limit.saturating_sub(m.memory_used())
+                                / crate::proof::build::BYTES_PER_CELL
+                        });
+                        let shown = self.proof_view.active();
+                        let bound = if shown {
+                            room
+                        } else {
+                            room.min(KEPT_PROOF_CELLS)
+                        };
+                        self.proof_not_kept = None;
+                        let proof = match crate::proof::build_within(m, &p.vars, bound) {
+                            Ok(proof) => proof,
+                            Err(size) if shown => {
+                                self.end_query();
+                                self.last_proof = None;
+                                r.outputs.push(Output::Answer(text));
+                                let e = crate::diagnostics::RuntimeError::new(format!(
+                                    "the proof of answer {} is too large to build within the memory \
+                                     limit: {} and more than {bound} term cells",
+                                    p.found,
+                                    step_count(size.steps)
+                                ))
+                                .note("`--max-memory MB` sets the limit, 0 lifts it");
+                                r.outputs
+                                    .push(Output::Error(self.session.render(&[e.into()])));
+                                return;
+                            }
+                            Err(size) => {
+                                self.proof_not_kept = Some((size, bound));
+                                None
+                            }
+                        };
                         if let Some(proof) = &proof {
                             if self.proof_view.check {
                                 if let Err(e) = proof.check() {
@@ -594,10 +649,7 @@ impl Backend {
             },
             Command::Proof => match &self.last_proof {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
-                None => r.outputs.push(text(
-                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
-                        .into(),
-                )),
+                None => r.outputs.push(text(self.no_proof())),
             },
             Command::Moves(pred) => match &self.last_proof {
                 Some(p) => {
@@ -611,13 +663,24 @@ impl Backend {
                         lines
                     }));
                 }
-                None => r.outputs.push(text(
-                    "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
-                        .into(),
-                )),
+                None => r.outputs.push(text(self.no_proof())),
             },
         }
         r
+    }
+
+    /// Why `:proof` and `:moves` have no proof to show.
+    fn no_proof(&self) -> String {
+        match self.proof_not_kept {
+            Some((size, bound)) => format!(
+                "the proof of the last answer was not kept: it has {} and more than {bound} \
+                 term cells, more than the top level keeps (`lolli FILE --proof -e GOAL` \
+                 prints it)\n",
+                step_count(size.steps)
+            ),
+            None => "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
+                .into(),
+        }
     }
 
     fn load(&mut self, path: &Path, r: &mut Reply) {
@@ -678,6 +741,7 @@ impl Backend {
         self.session = fresh;
         // The last proof is of the program as it was.
         self.last_proof = None;
+        self.proof_not_kept = None;
         let answers = std::mem::replace(&mut self.answers, Answers::Take(1));
         for level in levels {
             let reply = self.run_goal(&level.goal);
