@@ -223,6 +223,10 @@ pub fn run(args: Args) -> i32 {
     if args.goals.is_empty() {
         return top_level(&mut backend, terminal, 0);
     }
+    // Answers are printed as they are found (`--all` on a goal with endless
+    // answers shows them), until standard output is closed.
+    let (stream, closed) = piped::stdout_stream(true);
+    backend.stream_answers(Some(stream));
     let mut status = 0;
     for g in &args.goals {
         let before = backend.session_mut().machine.inferences;
@@ -242,6 +246,9 @@ pub fn run(args: Args) -> i32 {
             Verdict::Answered => {}
             Verdict::Failed => status = 1,
             Verdict::Error => return 2,
+        }
+        if closed.get() {
+            return status;
         }
         if backend.depth() > 0 {
             // The goal called `top`: read goals from stdin in its context
@@ -282,16 +289,25 @@ pub fn report_warnings(session: &Session, warnings: &[Warning], mode: WarningMod
 /// depth falls below `stop_below`.
 fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
     if terminal {
-        editor::run(backend, stop_below)
+        // The editor shows each answer itself.
+        let stream = backend.stream_answers(None);
+        let code = editor::run(backend, stop_below);
+        backend.stream_answers(stream);
+        code
     } else {
+        let (stream, closed) = piped::stdout_stream(false);
+        let outer = backend.stream_answers(Some(stream));
         let mut lines = piped::stdin_lines();
-        piped::run(
+        let mut next_line = || if closed.get() { None } else { lines() };
+        let code = piped::run(
             backend,
-            &mut lines,
+            &mut next_line,
             &mut std::io::stdout(),
             &mut std::io::stderr(),
             stop_below,
-        )
+        );
+        backend.stream_answers(outer);
+        code
     }
 }
 

@@ -349,3 +349,76 @@ fn piped_input_at_end_of_file_exits_0() {
     assert_eq!(lolli_in(&dir, &[], "", &[]), ok(""));
     assert_eq!(lolli_in(&dir, &[], "fail.\n", &[]), ok("no\n"));
 }
+
+/// Run the binary with `args` (and `stdin`), read the first `n` lines of its
+/// output, then close the pipe; the process must then end by itself.
+fn first_lines_then_close(args: &[&str], stdin: &str, n: usize) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("endless");
+    write_file(&dir.join("nat.lolli"), "nat z.\nnat (s N) :- nat N.\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .current_dir(&dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the lolli binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts the goal");
+    drop(input);
+    let out = child.stdout.take().expect("stdout is piped");
+    let lines: Vec<String> = BufReader::new(out)
+        .lines()
+        .take(n)
+        .map(|l| l.expect("a line"))
+        .collect();
+    // The reader is gone (the pipe was dropped with the BufReader).
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("lolli {args:?} went on after its reader closed the pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    lines
+}
+
+#[test]
+fn answers_are_printed_as_they_are_found() {
+    // A goal with endless answers: its first answers reach the reader while
+    // the search goes on, and closing the pipe stops it (before, --all
+    // gathered every answer in memory and printed nothing).
+    let expected = ["X = z", "X = s z", "X = s (s z)"];
+    assert_eq!(
+        first_lines_then_close(&["nat.lolli", "--all", "-e", "nat X"], "", 3),
+        expected
+    );
+    assert_eq!(
+        first_lines_then_close(&["nat.lolli", "--all"], "nat X.\n", 3),
+        expected
+    );
+    // With a limit the same goal ends, as before.
+    let dir = temp_dir("endless-limit");
+    write_file(&dir.join("nat.lolli"), "nat z.\nnat (s N) :- nat N.\n");
+    assert_eq!(
+        lolli_in(
+            &dir,
+            &["nat.lolli", "--limit", "2", "-e", "nat X", "-e", "fail"],
+            "",
+            &[]
+        ),
+        Run {
+            stdout: "X = z\nX = s z\nno\n".into(),
+            stderr: String::new(),
+            code: 1
+        }
+    );
+}

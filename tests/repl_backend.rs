@@ -57,7 +57,11 @@ fn answer(s: &str) -> Output {
 }
 
 fn reply(outputs: Vec<Output>, next: Next) -> Reply {
-    Reply { outputs, next }
+    Reply {
+        outputs,
+        next,
+        streamed: 0,
+    }
 }
 
 /// A temporary directory, removed when dropped.
@@ -227,7 +231,7 @@ fn errors_leave_the_session_as_it_was() {
         b.input("solitaire2 --o top."),
         reply(vec![Output::Opened(1)], Next::Goal)
     );
-    let Reply { outputs, next } = b.input("jump (j J1.");
+    let Reply { outputs, next, .. } = b.input("jump (j J1.");
     assert_eq!(next, Next::Goal);
     assert_eq!(
         outputs,
@@ -296,7 +300,7 @@ fn an_interrupt_stops_the_running_query_only() {
             }
         })
     };
-    let Reply { outputs, next } = b.input("loop.");
+    let Reply { outputs, next, .. } = b.input("loop.");
     done.store(true, Ordering::Relaxed);
     pressing.join().unwrap();
     assert_eq!(next, Next::Goal);
@@ -530,7 +534,7 @@ fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
     // in its step) is not built, and `:proof` and `:moves` say why.
     let (mut b, _) = backend(&[], Answers::Take(1));
     b.record_proofs();
-    let Reply { outputs, next } = b.input("findall X (between 1 200000 X) L, true.");
+    let Reply { outputs, next, .. } = b.input("findall X (between 1 200000 X) L, true.");
     assert_eq!(next, Next::Goal);
     assert!(
         matches!(&outputs[..], [Output::Answer(a)] if a.ends_with(":: 199999 :: 200000 :: nil")),
@@ -585,5 +589,53 @@ fn reload_keeps_memo_tracing_and_proof_recording() {
     assert_eq!(
         outputs,
         vec![Output::Text("call p c\nfail p c\n".into()), Output::No]
+    );
+}
+
+#[test]
+fn a_stream_gets_each_answer_while_the_query_goes_on() {
+    let dir = TempDir::new("stream");
+    let f = dir.file("nat.lolli", "nat z.\nnat (s N) :- nat N.\n");
+    let (mut b, _) = backend(&[f], Answers::Take(usize::MAX));
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = seen.clone();
+    b.stream_answers(Some(Box::new(move |r: &Reply| {
+        log.borrow_mut().extend(r.outputs.clone());
+        // Stop the endless query after its fourth answer.
+        log.borrow().len() < 4
+    })));
+    let r = b.input("nat X.");
+    assert_eq!(
+        r,
+        Reply {
+            outputs: vec![],
+            next: Next::Goal,
+            streamed: 4
+        }
+    );
+    assert_eq!(
+        *seen.borrow(),
+        vec![
+            answer("X = z"),
+            answer("X = s z"),
+            answer("X = s (s z)"),
+            answer("X = s (s (s z))")
+        ]
+    );
+    // With a limit, every answer but the last is streamed; the reply keeps
+    // the last one (the query ends there).
+    b.set_answers(Answers::Take(2));
+    seen.borrow_mut().clear();
+    let r = b.input("nat X.");
+    assert_eq!(r.outputs, vec![answer("X = s z")]);
+    assert_eq!(
+        (r.streamed, seen.borrow().clone()),
+        (1, vec![answer("X = z")])
+    );
+    // Without a stream the reply gathers them all.
+    b.stream_answers(None);
+    assert_eq!(
+        b.input("nat X."),
+        reply(vec![answer("X = z"), answer("X = s z")], Next::Goal)
     );
 }

@@ -83,6 +83,9 @@ pub struct Reply {
     pub outputs: Vec<Output>,
     /// What to read next.
     pub next: Next,
+    /// Answers of this input already handed to the answer stream
+    /// ([`Backend::stream_answers`]), before `outputs`.
+    pub streamed: usize,
 }
 
 impl Reply {
@@ -90,6 +93,7 @@ impl Reply {
         Reply {
             outputs: Vec::new(),
             next: Next::Goal,
+            streamed: 0,
         }
     }
 
@@ -156,7 +160,14 @@ pub struct Backend {
     /// settings of the session that `:reload` carries to the fresh one.
     memo: Vec<String>,
     memo_limit: Option<usize>,
+    /// Where answers go as they are found, when set.
+    stream: Option<AnswerStream>,
 }
+
+/// Receives the outputs of a query's answers while the query goes on to the
+/// next ones (see [`Backend::stream_answers`]); returns false to stop the
+/// query (say, because its reader went away).
+pub type AnswerStream = Box<dyn FnMut(&Reply) -> bool>;
 
 /// Most trace lines kept for one step of a query.
 const TRACE_LINES: usize = 2000;
@@ -220,6 +231,7 @@ impl Backend {
             proofs: false,
             memo: Vec::new(),
             memo_limit: None,
+            stream: None,
         })
     }
 
@@ -431,6 +443,17 @@ impl Backend {
         self.last_proof.as_ref()
     }
 
+    /// Hand the outputs of each answer to `stream` as soon as the query
+    /// goes on to look for the next one (under `--all`, `--limit` and
+    /// `--count`), instead of gathering them all in the reply: a goal with
+    /// endless answers shows them as they come, in constant memory.  The
+    /// reply then holds what followed the last answer streamed, and counts
+    /// the answers streamed.  `None` gathers them again.  Returns the
+    /// stream set before.
+    pub fn stream_answers(&mut self, stream: Option<AnswerStream>) -> Option<AnswerStream> {
+        std::mem::replace(&mut self.stream, stream)
+    }
+
     /// Run the query of `p` (the innermost on the machine) until it stops,
     /// showing answers as the policy says.
     fn drive(&mut self, mut p: Pending, r: &mut Reply) {
@@ -538,6 +561,20 @@ impl Backend {
                     if !go_on {
                         self.end_query();
                         return;
+                    }
+                    if let Some(stream) = &mut self.stream {
+                        let answers = r
+                            .outputs
+                            .iter()
+                            .filter(|o| matches!(o, Output::Answer(_)))
+                            .count();
+                        let go_on = r.outputs.is_empty() || stream(r);
+                        r.streamed += answers;
+                        r.outputs.clear();
+                        if !go_on {
+                            self.end_query();
+                            return;
+                        }
                     }
                 }
                 Event::Exhausted => {

@@ -12,9 +12,11 @@
 //! had answers), 2 at the first error (its diagnostic on stderr; the goals
 //! after it are not run).
 
+use std::cell::Cell;
 use std::io::Write;
+use std::rc::Rc;
 
-use super::backend::{Backend, Next, Output, Reply};
+use super::backend::{AnswerStream, Backend, Next, Output, Reply};
 use super::commands;
 
 /// Read one goal or command; `None` at the end of input.
@@ -85,12 +87,52 @@ pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool
             }
         };
     }
-    if eval && reply.next == Next::Quit && reply.outputs.is_empty() {
+    if eval && reply.next == Next::Quit && reply.outputs.is_empty() && reply.streamed == 0 {
         verdict = Verdict::Failed;
         let _ = writeln!(out, "no");
     }
     let _ = out.flush();
     verdict
+}
+
+/// An answer stream ([`Backend::stream_answers`]) that prints each answer
+/// to the process's standard output as [`print`] does, as soon as it is
+/// found, and stops the query when standard output is closed (a reader such
+/// as `head` went away); the flag it returns tells the caller so.
+pub fn stdout_stream(eval: bool) -> (AnswerStream, Rc<Cell<bool>>) {
+    let closed = Rc::new(Cell::new(false));
+    let flag = closed.clone();
+    let stream: AnswerStream = Box::new(move |reply: &Reply| {
+        let mut out = Watched {
+            inner: std::io::stdout(),
+            failed: false,
+        };
+        print(reply, &mut out, &mut std::io::stderr(), eval);
+        if out.failed {
+            flag.set(true);
+        }
+        !out.failed
+    });
+    (stream, closed)
+}
+
+/// A writer that remembers whether a write failed.
+struct Watched<W> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.inner.write(buf);
+        self.failed |= r.is_err();
+        r
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.inner.flush();
+        self.failed |= r.is_err();
+        r
+    }
 }
 
 /// Run goals from `next_line` until the end of input, `bye`, an error, or
