@@ -639,3 +639,40 @@ fn a_stream_gets_each_answer_while_the_query_goes_on() {
         reply(vec![answer("X = z"), answer("X = s z")], Next::Goal)
     );
 }
+
+#[test]
+fn limits_stop_a_search_that_returns_every_few_steps() {
+    // `count` runs its goal answer by answer, and `between` answers every
+    // step: the checks of the interrupt flag and the deadline are counted
+    // across those short runs (they were never reached before, and neither
+    // query stopped).
+    let (mut b, _) = backend(&[], Answers::Ask);
+    b.set_timeout(Some(std::time::Duration::from_millis(200)));
+    let Reply { outputs, .. } = b.input("count (between 1 1000000000 X) N.");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("time limit exceeded")),
+        "{outputs:?}"
+    );
+    b.set_timeout(None);
+    // Every answer streamed, one per step, until Ctrl-C.
+    b.set_answers(Answers::Take(usize::MAX));
+    let flag = b.interrupt_flag();
+    let answers = Rc::new(RefCell::new(0usize));
+    let seen = answers.clone();
+    b.stream_answers(Some(Box::new(move |r: &Reply| {
+        *seen.borrow_mut() += r.outputs.len();
+        if *seen.borrow() == 1000 {
+            flag.store(true, Ordering::Relaxed);
+        }
+        true
+    })));
+    let Reply {
+        outputs, streamed, ..
+    } = b.input("between 1 1000000000 X.");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)] if e.contains("interrupted")),
+        "{outputs:?}"
+    );
+    assert!((1000..1000 + 4096).contains(&streamed), "{streamed}");
+    assert_eq!(*answers.borrow(), streamed);
+}

@@ -457,9 +457,14 @@ impl Backend {
     /// Run the query of `p` (the innermost on the machine) until it stops,
     /// showing answers as the policy says.
     fn drive(&mut self, mut p: Pending, r: &mut Reply) {
+        // A Ctrl-C from before this input does not count; one that comes
+        // while the query runs stops it, also between two answers.
+        self.session
+            .machine
+            .interrupt
+            .store(false, Ordering::Relaxed);
         loop {
             let m = &mut self.session.machine;
-            m.interrupt.store(false, Ordering::Relaxed);
             let (start, inferences) = (Instant::now(), m.inferences);
             let ev = if p.started { m.next_answer() } else { m.run() };
             p.started = true;

@@ -432,6 +432,9 @@ pub struct Machine {
     /// Built-ins by symbol id and arity 0..=3 (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 4]>,
+    /// Steps run, modulo 2^32: limits (interrupt, time, memory) are checked
+    /// every 4096.
+    ticks: u32,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -449,6 +452,7 @@ impl Machine {
             builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
         }
         Machine {
+            ticks: 0,
             builtin_table,
             symbols,
             sources: Sources::new(),
@@ -668,10 +672,12 @@ impl Machine {
     }
 
     fn run_inner(&mut self) -> Result<Event, RuntimeError> {
-        let mut ticks: u32 = 0;
         loop {
-            ticks = ticks.wrapping_add(1);
-            if ticks & 0xfff == 0 {
+            // Counted across calls: a search that returns often (an answer
+            // every few steps, as in `count (between 1 1000000000 X) N`)
+            // still meets the checks.
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks & 0xfff == 0 {
                 self.check_limits()?;
             }
             if self.cont == NONE {
