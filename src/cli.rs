@@ -21,7 +21,7 @@ use crate::engine::{Options, StdHost};
 pub use crate::proof::view::{ProofFormat, ProofView};
 use crate::repl::backend::SessionFactory;
 use crate::repl::piped::{self, Verdict};
-use crate::repl::{editor, Answers, Backend};
+use crate::repl::{editor, Answers, Backend, Reply};
 use crate::session::Session;
 
 /// Command-line arguments.
@@ -289,8 +289,12 @@ pub fn report_warnings(session: &Session, warnings: &[Warning], mode: WarningMod
 /// depth falls below `stop_below`.
 fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
     if terminal {
-        // The editor shows each answer itself.
-        let stream = backend.stream_answers(None);
+        // Answers under `--all`, `--limit` and `--count` are shown as they
+        // are found (Ctrl-C stops the query).
+        let stream = backend.stream_answers(Some(Box::new(|r: &Reply| {
+            editor::show(r);
+            true
+        })));
         let code = editor::run(backend, stop_below);
         backend.stream_answers(stream);
         code

@@ -140,6 +140,27 @@ fn a_session_at_the_terminal() {
 }
 
 #[test]
+fn with_all_answers_show_as_they_are_found() {
+    // A goal with a billion answers, each after a count to 100,000, under
+    // `--all`: its answers appear while it runs, and Ctrl-C stops it.
+    let dir = TempDir::new("all");
+    let history = dir.0.join("history");
+    let mut p = spawn(&["--all"], &history);
+    p.expect("?- ").unwrap();
+    p.send_line("between 1 1000000000 X, count (between 1 100000 Y) N.")
+        .unwrap();
+    p.expect("X = 3, N = 100000\r\n").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("interrupted").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("X = 1.").unwrap();
+    p.expect("X = 1").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
+#[test]
 fn ctrl_d_pops_a_nested_level_and_bye_leaves() {
     let dir = TempDir::new("pop");
     let history = dir.0.join("history");
