@@ -131,3 +131,34 @@ fn resources_added_from_rust_must_be_consumed() {
     assert_eq!(first(&mut s, "token X, token Y"), "X = a, Y = b");
     assert_eq!(first(&mut s, "count (token _) N, erase"), "N = 2");
 }
+
+#[test]
+fn findall_answers_count_against_the_memory_limit() {
+    use lolli::{engine::BufferHost, Options};
+    let options = Options {
+        max_memory: Some(50 * 1024 * 1024),
+        ..Options::default()
+    };
+    let mut s = Session::with_options(options, Box::new(BufferHost::default()));
+    // Small collections are unaffected by the limit, and shared variables
+    // stay shared within each answer.
+    assert_eq!(
+        first(&mut s, "findall (f X Y a X) (between 1 2 Y) L"),
+        "L = f _1 1 a _1 :: f _2 2 a _2 :: nil"
+    );
+    // Thirty million answers do not fit in 50 MB: the query stops with an
+    // error instead of exhausting the machine.
+    let err = s
+        .query("findall X (between 1 30000000 X) L")
+        .unwrap()
+        .next()
+        .expect("an error, not a failure")
+        .expect_err("stopped by the limit");
+    assert!(
+        matches!(&err, lolli::Error::Runtime(e)
+            if e.message.starts_with("memory limit exceeded: `findall` holds")),
+        "{err:?}"
+    );
+    // The session goes on.
+    assert_eq!(first(&mut s, "count (between 1 10 _) N"), "N = 10");
+}

@@ -27,14 +27,28 @@ use crate::term::{sym, Addr, Cell};
 
 type Step = Result<bool, RuntimeError>;
 
-/// A term copied out of the heap: the same cell layout as the heap, with
-/// addresses relative to the start of `cells`, so it outlives backtracking.
-/// `Ref(i)` cells are the term's variables (each points at itself).
-#[derive(Clone, Debug)]
+/// Terms copied out of the heap, one after another in one arena: the same
+/// cell layout as the heap, each term's addresses relative to its own start,
+/// so they outlive backtracking.  `Ref(i)` cells are a term's variables
+/// (each points at itself).  One arena, not a vector per term: `findall`
+/// over millions of answers holds about 24 bytes for each small one.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Owned {
     cells: Vec<Cell>,
-    root: Cell,
+    /// Each term: where its cells start, and its root.
+    terms: Vec<(u32, Cell)>,
 }
+
+impl Owned {
+    /// Bytes held (for the memory limit).
+    fn bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.terms.capacity() * std::mem::size_of::<(u32, Cell)>()
+    }
+}
+
+/// How many answers `findall` collects between two checks of the memory limit.
+const MEMORY_CHECK_EVERY: usize = 4096;
 
 impl Machine {
     /// `findall Template Goal List`.
@@ -43,15 +57,35 @@ impl Machine {
         let goal = self.store.heap.get(Addr(args.0 + 1));
         let list = self.store.heap.get(Addr(args.0 + 2));
         let eigens = self.store.heap.eigens.len() as u32;
-        let mut answers: Vec<Owned> = Vec::new();
+        let mut answers = Owned::default();
+        // The answers are held outside the search's arenas, so they are
+        // counted against the memory limit here.
+        let mut over = None;
         self.sub_search(goal, &mut |m| {
-            answers.push(m.copy_out(template, eigens));
+            m.copy_out(template, eigens, &mut answers);
+            if answers.terms.len() % MEMORY_CHECK_EVERY == 0 {
+                if let Some(limit) = m.options.max_memory {
+                    if m.memory_used() + answers.bytes() > limit {
+                        over = Some(limit);
+                        return false;
+                    }
+                }
+            }
             true
         })
         .map_err(|e| self.in_goal(e, g, origin))?;
+        if let Some(limit) = over {
+            let e = RuntimeError::new(format!(
+                "memory limit exceeded: `findall` holds {} answers and the search uses more than {} MB",
+                answers.terms.len(),
+                limit / (1024 * 1024)
+            ))
+            .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it");
+            return Err(self.in_goal(e, g, origin));
+        }
         let mut result = Cell::Atom(sym::NIL);
-        for a in answers.iter().rev() {
-            let t = self.copy_in(a);
+        for i in (0..answers.terms.len()).rev() {
+            let t = self.copy_in(&answers, i);
             result = self.store.heap.new_struct(sym::CONS, &[t, result]);
         }
         if !self.store.unify(list, result) {
@@ -152,12 +186,15 @@ impl Machine {
         e
     }
 
-    /// Copy heap term `root` out of the heap.  Eigenvariables made at or after
-    /// index `eigens` (inside the sub-search) will not exist afterwards: they
-    /// become variables.
-    pub(crate) fn copy_out(&self, root: Cell, eigens: u32) -> Owned {
+    /// Copy heap term `root` out of the heap, as the next term of `into`.
+    /// Eigenvariables made at or after index `eigens` (inside the
+    /// sub-search) will not exist afterwards: they become variables.
+    pub(crate) fn copy_out(&self, root: Cell, eigens: u32, into: &mut Owned) {
         let heap = &self.store.heap;
-        let mut cells: Vec<Cell> = Vec::new();
+        let start = into.cells.len();
+        let cells = &mut into.cells;
+        // Addresses in the copy are relative to `start`.
+        let at = |cells: &Vec<Cell>| (cells.len() - start) as u32;
         let mut vars: HashMap<Cell, Cell> = HashMap::new();
         let mut out_root = root;
         // Each task: copy `src` into `cells[dst]`, or into the root when None.
@@ -166,12 +203,12 @@ impl Machine {
             let c = heap.deref(src);
             let out = match c {
                 Cell::Ref(_) => *vars.entry(c).or_insert_with(|| {
-                    let v = Cell::Ref(Addr(cells.len() as u32));
+                    let v = Cell::Ref(Addr(at(cells)));
                     cells.push(v);
                     v
                 }),
                 Cell::Eigen(e) if e >= eigens => *vars.entry(c).or_insert_with(|| {
-                    let v = Cell::Ref(Addr(cells.len() as u32));
+                    let v = Cell::Ref(Addr(at(cells)));
                     cells.push(v);
                     v
                 }),
@@ -183,7 +220,7 @@ impl Machine {
                             cells.push(Cell::Atom(sym::NIL));
                             tasks.push((heap.arg(a, i), Some(base + 1 + i as usize)));
                         }
-                        Cell::Struct(Addr(base as u32))
+                        Cell::Struct(Addr((base - start) as u32))
                     }
                     other => other,
                 },
@@ -194,23 +231,25 @@ impl Machine {
                 None => out_root = out,
             }
         }
-        Owned {
-            cells,
-            root: out_root,
-        }
+        into.terms.push((start as u32, out_root));
     }
 
-    /// Rebuild an owned term on the heap (its variables become fresh ones).
-    pub(crate) fn copy_in(&mut self, t: &Owned) -> Cell {
+    /// Rebuild term `i` of `t` on the heap (its variables become fresh ones).
+    pub(crate) fn copy_in(&mut self, t: &Owned, i: usize) -> Cell {
+        let (start, root) = t.terms[i];
+        let end = t
+            .terms
+            .get(i + 1)
+            .map_or(t.cells.len(), |&(s, _)| s as usize);
         let base = self.store.heap.len() as u32;
         let shift = |c: Cell| match c {
             Cell::Ref(a) => Cell::Ref(Addr(a.0 + base)),
             Cell::Struct(a) => Cell::Struct(Addr(a.0 + base)),
             other => other,
         };
-        for &c in &t.cells {
+        for &c in &t.cells[start as usize..end] {
             self.store.heap.cells.push(shift(c));
         }
-        shift(t.root)
+        shift(root)
     }
 }
