@@ -11,7 +11,6 @@
 //! (the command line's `-W error`) keeps its code.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 
 use crate::source::{FileId, Sources};
@@ -256,14 +255,10 @@ fn severity_word(s: codespan_reporting::diagnostic::Severity) -> &'static str {
 }
 
 fn emit_all(sources: &Sources, diagnostics: &[Diagnostic<usize>]) -> String {
-    let mut files = SimpleFiles::new();
-    for f in sources.files() {
-        files.add(f.name.clone(), f.text.clone());
-    }
     let mut buf = termcolor::NoColor::new(Vec::new());
     let config = term::Config::default();
     for d in diagnostics {
-        if term::emit(&mut buf, &config, &files, d).is_err() {
+        if term::emit(&mut buf, &config, sources, d).is_err() {
             // A span outside its text: still say what is wrong.
             let _ = std::io::Write::write_all(
                 buf.get_mut(),

@@ -66,3 +66,54 @@ impl Sources {
         &self.files
     }
 }
+
+/// The sources as codespan-reporting reads them, by id (`FileId.0`), with
+/// the line starts computed once in [`Sources::add`]: rendering a
+/// diagnostic copies no text.
+impl<'a> codespan_reporting::files::Files<'a> for Sources {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.file(id)?.name)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.file(id)?.text)
+    }
+
+    fn line_index(
+        &'a self,
+        id: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        let starts = &self.file(id)?.line_starts;
+        Ok(starts.binary_search(&byte).unwrap_or_else(|next| next - 1))
+    }
+
+    fn line_range(
+        &'a self,
+        id: usize,
+        line: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        let f = self.file(id)?;
+        let start = |i: usize| match i.cmp(&f.line_starts.len()) {
+            std::cmp::Ordering::Less => Ok(f.line_starts[i]),
+            std::cmp::Ordering::Equal => Ok(f.text.len()),
+            std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
+                given: i,
+                max: f.line_starts.len() - 1,
+            }),
+        };
+        Ok(start(line)?..start(line + 1)?)
+    }
+}
+
+impl Sources {
+    fn file(&self, id: usize) -> Result<&SourceFile, codespan_reporting::files::Error> {
+        self.files
+            .get(id)
+            .ok_or(codespan_reporting::files::Error::FileMissing)
+    }
+}
