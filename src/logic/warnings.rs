@@ -373,6 +373,17 @@ fn memo_advice(
 /// The first side-effecting built-in the search of `name` can run, with
 /// the predicates through which it is reached (from `name` on).
 fn side_effect_path(name: &str, facts: &Facts) -> Option<(Vec<String>, String)> {
+    // The clauses defining each name, in file order (one pass, so the
+    // search below is linear in the program, not quadratic).
+    let mut by_head: HashMap<&str, Vec<&Summary>> = HashMap::new();
+    for s in &facts.summaries {
+        for h in &s.heads {
+            let clauses = by_head.entry(h.as_str()).or_default();
+            if !clauses.last().is_some_and(|&last| std::ptr::eq(last, s)) {
+                clauses.push(s);
+            }
+        }
+    }
     // Breadth-first over the predicates reachable from `name`, remembering
     // how each was reached.
     let mut via: HashMap<String, String> = HashMap::new();
@@ -380,7 +391,7 @@ fn side_effect_path(name: &str, facts: &Facts) -> Option<(Vec<String>, String)> 
     via.insert(name.to_string(), String::new());
     let mut found: Option<(String, String)> = None;
     while let Some(p) = queue.pop_front() {
-        for s in facts.summaries.iter().filter(|s| s.heads.contains(&p)) {
+        for s in by_head.get(p.as_str()).into_iter().flatten() {
             if let Some(e) = s.effects.first() {
                 found = Some((p.clone(), e.clone()));
                 break;
