@@ -599,7 +599,7 @@ impl Session {
     /// assert_eq!(xs, ["X = 1", "X = 2", "X = 3"]);
     /// ```
     pub fn start(&mut self, p: Prepared) -> Query<'_> {
-        self.machine.start_query(p.cell);
+        self.machine.start_query(p.cell, p.vars.clone());
         Query {
             session: self,
             vars: p.vars,

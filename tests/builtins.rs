@@ -191,21 +191,21 @@ fn arithmetic_errors() {
     assert_eq!(
         error_of("X is Y + 1"),
         "error[E003]: arithmetic on an unbound variable\n \
-         = while running the goal `_1 is _2 + 1`\n \
+         = while running the goal `X is Y + 1`\n \
          = the variable must be bound to a number before it is evaluated\n\n"
     );
     assert_eq!(
         error_of("X is a + 1"),
-        "error[E003]: `a` is not a number\n = while running the goal `_1 is a + 1`\n\n"
+        "error[E003]: `a` is not a number\n = while running the goal `X is a + 1`\n\n"
     );
     assert_eq!(
         error_of("X is 1 / 0"),
-        "error[E003]: division by zero\n = while running the goal `_1 is 1 / 0`\n\n"
+        "error[E003]: division by zero\n = while running the goal `X is 1 / 0`\n\n"
     );
     assert_eq!(
         error_of("X is 9223372036854775807 + 1"),
         "error[E003]: integer overflow\n \
-         = while running the goal `_1 is 9223372036854775807 + 1`\n \
+         = while running the goal `X is 9223372036854775807 + 1`\n \
          = integers are 64-bit; the result does not fit\n\n"
     );
 }
@@ -320,7 +320,7 @@ fn system_is_refused_without_allow_system() {
         Run {
             stdout: String::new(),
             stderr: "error[E003]: `system` is disabled\n \
-                     = while running the goal `system \"true\" _1`\n \
+                     = while running the goal `system \"true\" S`\n \
                      = run lolli with --allow-system to let programs run shell commands\n\n"
                 .to_string(),
             code: 2,

@@ -154,7 +154,7 @@ fn runtime_errors_exit_2() {
         Run {
             stdout: "yes\n".to_string(),
             stderr: "error[E003]: an unbound variable was called as a goal\n \
-                     = while running the goal `_1`\n \
+                     = while running the goal `Y`\n \
                      = bind the variable to a formula before calling it\n\n"
                 .to_string(),
             code: 2

@@ -364,7 +364,7 @@ fn calling_an_unbound_variable_is_an_error() {
     assert_eq!(
         text,
         "error[E003]: an unbound variable was called as a goal\n \
-         = while running the goal `_1`\n \
+         = while running the goal `Y`\n \
          = bind the variable to a formula before calling it\n\n"
     );
 }

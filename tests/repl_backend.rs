@@ -476,6 +476,27 @@ fn trace_shows_calls_resources_and_backtracking() {
 }
 
 #[test]
+fn trace_and_errors_show_the_query_variables_by_name() {
+    let (mut b, _) = backend(&[], Answers::Take(1));
+    b.input(":trace on");
+    let r = b.input("p a -o (p X , Y is X + 1).");
+    let [Output::Text(trace), Output::Error(error)] = &r.outputs[..] else {
+        panic!("{:?}", r.outputs);
+    };
+    assert_eq!(
+        trace,
+        "assume p a linearly for p X, Y is X + 1\n\
+         call p X\n  \
+           by consuming p a\n"
+    );
+    // X is bound to `a` by then; Y is still the query's Y.
+    assert!(
+        error.contains("while running the goal `Y is a + 1`"),
+        "{error}"
+    );
+}
+
+#[test]
 fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
     let dir = TempDir::new("memo");
     let f = dir.file(

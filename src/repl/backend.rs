@@ -411,7 +411,7 @@ impl Backend {
         self.stats.queries += 1;
         let m = &mut self.session.machine;
         m.options.deadline = self.timeout.map(|t| Instant::now() + t);
-        m.start_query(cell);
+        m.start_query(cell, vars.clone());
         let p = Pending {
             goal: text.to_string(),
             vars,

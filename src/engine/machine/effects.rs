@@ -99,8 +99,7 @@ impl Machine {
     }
 
     pub(crate) fn then_timing(&mut self, var: Cell) {
-        self.started.push(Instant::now());
-        let start = self.started.len() as u32 - 1;
+        let start = self.epoch.elapsed().as_micros() as u64;
         self.cont = self.push_frame(Action::TimingEnd { start, var }, self.cont);
     }
 

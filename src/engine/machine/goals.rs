@@ -37,9 +37,16 @@ impl Machine {
         }
     }
 
-    /// Print a term (for messages).
+    /// Print a term (for messages): a variable of the innermost query that
+    /// is still unbound shows as the query wrote it.
     pub fn show(&self, c: Cell) -> String {
-        crate::pretty::Printer::new(self).term(c)
+        let p = crate::pretty::Printer::new(self);
+        for (name, v) in self.query_names.last().into_iter().flatten() {
+            if p.is_unbound(*v) {
+                p.name_var(*v, name);
+            }
+        }
+        p.term(c)
     }
 
     pub(super) fn solve(&mut self, goal: Cell, parent: u32, origin: u32) -> Step {

@@ -224,8 +224,10 @@ enum Action {
     RestoreInput {
         input: u32,
     },
+    /// The end of `timing G T`: `start` is when G started, in microseconds
+    /// since the machine's `epoch`.
     TimingEnd {
-        start: u32,
+        start: u64,
         var: Cell,
     },
     QueryEnd {
@@ -409,7 +411,11 @@ pub struct Machine {
     output: u32,
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
-    started: Vec<Instant>,
+    /// When the machine was made (`timing` measures from it).
+    epoch: Instant,
+    /// The named variables of each query being run, innermost last (error
+    /// messages and traces show a query's variables by their names).
+    query_names: Vec<Vec<(String, Cell)>>,
     /// The index's size when the outermost query started (taken when it ends).
     index_mark: Option<IndexMark>,
     pairs: Vec<(Cell, Cell)>,
@@ -478,7 +484,8 @@ impl Machine {
             output: 0,
             inputs: Vec::new(),
             input: 0,
-            started: Vec::new(),
+            epoch: Instant::now(),
+            query_names: Vec::new(),
             index_mark: None,
             pairs: Vec::new(),
             assume_parts: Vec::new(),
@@ -498,7 +505,9 @@ impl Machine {
 
     /// Start a query for `goal` (a heap term) in the current state.  Linear
     /// entries usable now must all be consumed by each answer (unless erased).
-    pub fn start_query(&mut self, goal: Cell) {
+    /// `names` are the query's named variables (name, heap variable): error
+    /// messages and traces show those variables by these names.
+    pub fn start_query(&mut self, goal: Cell, names: Vec<(String, Cell)>) {
         if self.ctx.memo.on && self.choices.is_empty() {
             let len = self.ctx.entries.len() as u32;
             if self.ctx.memo.base != len {
@@ -514,7 +523,7 @@ impl Machine {
         }
         let end = self.ctx.entries.len() as u32;
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
-        self.started.push(Instant::now());
+        self.query_names.push(names);
     }
 
     /// Start a search for `goal` on top of the current state: a barrier
@@ -630,7 +639,7 @@ impl Machine {
             }
             self.choices.pop();
         }
-        self.started.pop();
+        self.query_names.pop();
         self.update_hb();
         if self.choices.is_empty() {
             // The outermost query is over: what it added to the index is
@@ -765,10 +774,8 @@ impl Machine {
                     Ok(true)
                 }
                 Action::TimingEnd { start, var } => {
-                    let ms = self
-                        .started
-                        .get(start as usize)
-                        .map_or(0, |t| t.elapsed().as_millis() as i64);
+                    let now = self.epoch.elapsed().as_micros() as u64;
+                    let ms = (now.saturating_sub(start) / 1000) as i64;
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
                 Action::SubEnd => return Ok(Event::Answer),
