@@ -215,7 +215,8 @@ fn integer_overflow_is_a_lexical_error() {
         errs,
         vec![LexError {
             span: 2..22,
-            message: "integer literal too large".to_string()
+            message: "integer literal too large".to_string(),
+            open_comment: false,
         }]
     );
     let (_, errs) = tokenize("-9223372036854775809");
@@ -265,6 +266,37 @@ fn comments_and_whitespace_are_skipped() {
     assert_eq!(
         toks("'50%' \"%\""),
         vec![name("50%"), Token::Str("%".to_string())]
+    );
+}
+
+#[test]
+fn block_comments_run_to_the_first_close() {
+    use Token::*;
+    assert_eq!(
+        toks("a /* one\n two ( 'x */ b /**/ c/* a /* b */d"),
+        vec![name("a"), name("b"), name("c"), name("d")]
+    );
+    // A clause may end right before one; `/` and `*` alone stay operators.
+    assert_eq!(toks("p./* c */"), vec![name("p"), End]);
+    assert_eq!(
+        toks("X / Y * Z"),
+        vec![var("X"), Slash, var("Y"), Star, var("Z")]
+    );
+    // Inside quotes it is text.
+    assert_eq!(toks("'/*' \"*/\""), vec![name("/*"), Str("*/".to_string())]);
+    // Unclosed: an error at the `/*`, and the rest is skipped.
+    let (ts, errs) = tokenize("a /* never\nclosed");
+    assert_eq!(
+        ts.iter().map(|t| t.1.clone()).collect::<Vec<_>>(),
+        vec![name("a")]
+    );
+    assert_eq!(
+        errs,
+        vec![LexError {
+            span: 2..4,
+            message: "this `/*` comment is never closed: end it with `*/`".to_string(),
+            open_comment: true,
+        }]
     );
 }
 
@@ -348,7 +380,8 @@ fn unterminated_quotes_and_strings_span_from_the_opening_quote() {
         errs,
         vec![LexError {
             span: 2..4,
-            message: "unknown escape `\\q` in a string".to_string()
+            message: "unknown escape `\\q` in a string".to_string(),
+            open_comment: false,
         }]
     );
 }
@@ -917,6 +950,8 @@ fn is_complete_for_the_repl() {
     assert!(!is_complete("p 'a. b' "));
     assert!(!is_complete("p \"x. y\" "));
     assert!(!is_complete("p % x.\n"));
+    assert!(!is_complete("p /* x.\n"));
+    assert!(is_complete("p /* x. */ .\n"));
     // A `.` glued to a name is not an end of clause; it is an error to report.
     assert!(is_complete("p a.b"));
     // Errors that more input cannot fix are complete, so they get reported.

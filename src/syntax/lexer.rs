@@ -7,15 +7,17 @@
 //! end of that line), so a caller can report every error in a file.
 //!
 //! Lexical rules (longest match everywhere):
-//! - `%` starts a comment running to the end of the line;
+//! - `%` starts a comment running to the end of the line, and `/*` one
+//!   running to the next `*/` (not nested); an unclosed `/*` is an error
+//!   at the `/*` ([`LexError::open_comment`]);
 //! - identifiers are a letter or `_` followed by letters, digits and `_`;
 //!   lower-case ones are names, others variables, a lone `_` the wildcard;
 //!   `forall` `exists` `is` `MODULE` `LINEAR` `LOCAL` `MEMO` are keywords;
 //! - `'quoted names'` (escapes `\'` `\\` `\n` `\t`, and `''` for a quote)
 //!   and `"strings"` (escapes `\n` `\t` `\\` `\"`) may not contain a raw
 //!   line break: an unclosed one is an error ending at the end of its line;
-//! - a `.` ends a clause only when followed by white space, `%` or the end
-//!   of input; any other `.` is an error;
+//! - a `.` ends a clause only when followed by white space, a comment or
+//!   the end of input; any other `.` is an error;
 //! - `-o` and `--o` are operators only when the `o` is not followed by an
 //!   identifier character (`-one` is `-` then `one`);
 //! - a `-` written immediately before digits, where a term may start (that
@@ -34,6 +36,9 @@ pub struct LexError {
     pub span: Span,
     /// What is wrong, for a learner.
     pub message: String,
+    /// The error is a `/*` comment not closed before the end of the text
+    /// (the REPL then reads more lines rather than report it).
+    pub open_comment: bool,
 }
 
 /// One lexer result: a token with its byte range, or an error.
@@ -73,8 +78,9 @@ impl<'a> Lexer<'a> {
         &self.src[self.pos..]
     }
 
-    /// Skips white space and comments.
-    fn skip_blank(&mut self) {
+    /// Skips white space and comments; an unclosed `/*` comment is an
+    /// error (the rest of the text is skipped).
+    fn skip_blank(&mut self) -> Result<(), LexError> {
         while let Some(c) = self.peek() {
             if c.is_whitespace() {
                 self.pos += c.len_utf8();
@@ -83,16 +89,32 @@ impl<'a> Lexer<'a> {
                     Some(i) => self.pos += i + 1,
                     None => self.pos = self.src.len(),
                 }
+            } else if self.rest().starts_with("/*") {
+                let start = self.pos;
+                match self.rest()[2..].find("*/") {
+                    Some(i) => self.pos += 2 + i + 2,
+                    None => {
+                        self.pos = self.src.len();
+                        let mut e = self.error(
+                            start..start + 2,
+                            "this `/*` comment is never closed: end it with `*/`",
+                        );
+                        e.open_comment = true;
+                        return Err(e);
+                    }
+                }
             } else {
                 break;
             }
         }
+        Ok(())
     }
 
     fn error(&self, span: Span, message: impl Into<String>) -> LexError {
         LexError {
             span,
             message: message.into(),
+            open_comment: false,
         }
     }
 
@@ -262,6 +284,7 @@ impl<'a> Lexer<'a> {
             '.' => match next {
                 None => (End, 1),
                 Some(n) if n.is_whitespace() || n == '%' => (End, 1),
+                Some('/') if self.peek_at(2) == Some('*') => (End, 1),
                 Some(_) => {
                     self.pos += 1;
                     return Err(self.error(
@@ -332,7 +355,10 @@ impl Iterator for Lexer<'_> {
     type Item = Spanned;
 
     fn next(&mut self) -> Option<Spanned> {
-        self.skip_blank();
+        if let Err(e) = self.skip_blank() {
+            self.after_term = false;
+            return Some(Err(e));
+        }
         let c = self.peek()?;
         let result = self.token(c);
         self.after_term = matches!(

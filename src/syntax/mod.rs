@@ -169,7 +169,8 @@ pub fn is_complete(src: &str) -> bool {
     let mut depth: usize = 0;
     for item in Lexer::new(&without_prompt(src)) {
         match item {
-            Err(_) => return true,
+            // An unclosed `/*` comment continues on the next line.
+            Err(e) => return !e.open_comment,
             Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
             Ok((_, Token::RParen | Token::RBrace, _)) => {
                 if depth == 0 {
