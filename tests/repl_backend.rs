@@ -549,6 +549,91 @@ fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
 }
 
 #[test]
+fn memo_off_stops_memoizing_and_memo_given_in_a_nested_level_stays_on() {
+    let dir = TempDir::new("memooff");
+    let f = dir.file(
+        "walk.lolli",
+        "step a b.\nstep b c.\nreach X X.\nreach X Z :- step X Y, reach Y Z.\n",
+    );
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    let text = |s: &str| reply(vec![Output::Text(s.into())], Next::Goal);
+    // Turned on inside a nested top level: the end of the query that opened
+    // the level restores the context, and memoization must stay on after it.
+    assert_eq!(b.input("top."), reply(vec![Output::Opened(1)], Next::Goal));
+    b.input(":memo reach");
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(0)], Next::Goal));
+    assert_eq!(b.input("reach a d."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(b.input("reach a d."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input(":memo"),
+        text(
+            "memoized: reach\nmemo table:        3 keys (limit 1000000), 1 hits, 3 misses, \
+             3 recorded, 0 evicted\n"
+        )
+    );
+    assert_eq!(
+        b.input(":memo off reach"),
+        text("failures of `reach` are no longer memoized\n")
+    );
+    assert_eq!(
+        b.input(":memo"),
+        text("no predicate is memoized (`:memo PRED` or `MEMO PRED.` in a file)\n")
+    );
+    assert_eq!(b.input("reach a d."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input(":memo off reach"),
+        text("`reach` is not memoized: nothing changed\n")
+    );
+    // On again: the keys start afresh (the counters go on), and the answers
+    // are those without MEMO.
+    b.input(":memo reach");
+    assert_eq!(
+        b.input("reach a X."),
+        reply(vec![answer("X = a")], Next::Goal)
+    );
+    assert_eq!(b.input("reach c a."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input(":memo"),
+        text(
+            "memoized: reach\nmemo table:        1 key (limit 1000000), 1 hits, 5 misses, \
+             4 recorded, 0 evicted\n"
+        )
+    );
+    assert_eq!(
+        b.input(":memo off"),
+        text("memoization is off (a file's `MEMO` declarations apply again at `:reload`)\n")
+    );
+    // `:reload` brings back only what `:memo` still names: nothing.
+    b.input(":reload");
+    assert_eq!(
+        b.input(":memo"),
+        text("no predicate is memoized (`:memo PRED` or `MEMO PRED.` in a file)\n")
+    );
+}
+
+#[test]
+fn keys_recorded_under_a_nested_levels_memo_base_are_dropped_after_it() {
+    // `p` fails while `q` is assumed (`not q`).  Memoization turned off and
+    // on again inside the nested level takes that level's context, `q`
+    // included, as the fixed program, so the key of that failure leaves `q`
+    // out.  Back at the outer level, without `q`, `p` has a proof: the key
+    // must not be read there.
+    let dir = TempDir::new("memobase");
+    let f = dir.file("n.lolli", "p :- not q.\n");
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.input(":memo p");
+    assert_eq!(
+        b.input("q => top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    b.input(":memo off");
+    b.input(":memo p");
+    assert_eq!(b.input("p."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(0)], Next::Goal));
+    assert_eq!(b.input("p."), reply(vec![answer("yes")], Next::Goal));
+}
+
+#[test]
 fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
     // The top level records every answer's proof for `:proof`; one of more
     // than `KEPT_PROOF_CELLS` term cells (a list of 200,000 numbers shown

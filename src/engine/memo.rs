@@ -12,6 +12,11 @@
 //! - the multiset of usable linear resources;
 //! - the unbounded clauses assumed since the table was made (the program
 //!   loaded before is fixed for the table's life: loading clears the table).
+//!   That fixed part, the *base*, is a length of the context's entries; the
+//!   table remembers the base its keys were made under and is emptied when
+//!   the context's base differs (a new program, memoization turned on, or
+//!   the end of a nested top level whose queries ran under another base:
+//!   see `Machine::sync_memo`).
 //!
 //! The lazy-erase state the calculus carries *into* a goal does not decide
 //! whether the goal has a proof in this machine: erase is accounted at the
@@ -137,6 +142,10 @@ pub struct MemoTable {
     newer: Generation,
     older: Generation,
     terms: HashMap<Vec<u64>, u32, FastHash>,
+    /// The context's memo base (`MemoSums::base`) the keys were recorded
+    /// under: a key leaves out the unbounded entries below it, so keys of
+    /// one base mean nothing under another.
+    keys_base: u32,
     /// Counters.
     pub stats: MemoStats,
     /// Reused buffers (no allocation per memoized call or assumed resource).
@@ -176,6 +185,7 @@ impl MemoTable {
             newer: Generation::default(),
             older: Generation::default(),
             terms: HashMap::default(),
+            keys_base: 0,
             stats: MemoStats::default(),
             scratch: Scratch::default(),
         }
@@ -330,20 +340,73 @@ impl Machine {
             self.memo_preds_mut().resize(i + 1, false);
         }
         self.memo_preds_mut()[i] = true;
-        if !self.ctx.memo.on {
-            self.ctx.memo.on = true;
-            self.ctx.memo.base = self.ctx.entries.len() as u32;
-            self.ctx.memo.lin_hash = 0;
-            self.ctx.memo.lin_nonground = 0;
-            self.ctx.memo.unb_hash = 0;
-            self.ctx.memo.unb_nonground = 0;
-            for e in 0..self.ctx.entries.len() as u32 {
-                if self.ctx.entries[e as usize].linear {
-                    self.identify(e);
+        self.sync_memo();
+    }
+
+    /// Stop memoizing predicates named `name`, or every predicate with
+    /// `None`.  With none left, memoization is off and the table's keys are
+    /// dropped (its counters stay).
+    pub fn unmemoize(&mut self, name: Option<&str>) {
+        match name {
+            Some(name) => {
+                let s = self.symbols.intern(name);
+                if let Some(m) = self.memo_preds_mut().get_mut(s.0 as usize) {
+                    *m = false;
                 }
             }
-            self.memo.clear();
+            None => self.memo_preds_mut().iter_mut().for_each(|m| *m = false),
         }
+        self.sync_memo();
+    }
+
+    /// Make the context's memo sums agree with the set of memoized
+    /// predicates: turned on (every linear entry identified, the program
+    /// so far taken as fixed, the table emptied) when some predicate is
+    /// memoized and they are off; off when none is.  Called when the set
+    /// changes and when a query ends: the end of the query that opened a
+    /// nested top level restores the context to before it, sums included,
+    /// undoing a `:memo` given at the nested level.
+    pub(crate) fn sync_memo(&mut self) {
+        let wanted = self.any_memoized();
+        if wanted == self.ctx.memo.on {
+            // The end of a query can bring back an older base (one taken
+            // before a nested level turned memoization off and on again):
+            // keys recorded under another base must not be read under it.
+            if wanted && self.memo.keys_base != self.ctx.memo.base {
+                self.reset_memo_keys();
+            }
+            return;
+        }
+        if !wanted {
+            self.ctx.memo.on = false;
+            self.memo.clear();
+            return;
+        }
+        self.enable_memo();
+    }
+
+    /// Drop the table's keys, which are to be read under the context's
+    /// memo base from now on.
+    pub(crate) fn reset_memo_keys(&mut self) {
+        self.memo.clear();
+        self.memo.keys_base = self.ctx.memo.base;
+    }
+
+    /// Turn the memo sums on: the program so far is the fixed base, every
+    /// linear entry gets its identity, the table starts empty.
+    fn enable_memo(&mut self) {
+        self.ctx.memo.on = true;
+        self.ctx.memo.base = self.ctx.entries.len() as u32;
+        self.ctx.memo.lin_hash = 0;
+        self.ctx.memo.lin_nonground = 0;
+        self.ctx.memo.unb_hash = 0;
+        self.ctx.memo.unb_nonground = 0;
+        for e in 0..self.ctx.entries.len() as u32 {
+            if self.ctx.entries[e as usize].linear {
+                self.identify(e);
+            }
+        }
+        self.reset_memo_keys();
     }
 
     /// Whether any predicate is memoized.

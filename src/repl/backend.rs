@@ -689,6 +689,34 @@ impl Backend {
                 }
                 Err(e) => r.outputs.push(Output::Error(self.session.render(&[e]))),
             },
+            Command::MemoOff(name) => {
+                let m = &mut self.session.machine;
+                let said = match name
+                    .as_deref()
+                    .map(|n| (n, crate::session::predicate_name(n)))
+                {
+                    None => {
+                        m.unmemoize(None);
+                        self.memo.clear();
+                        "memoization is off (a file's `MEMO` declarations apply again at `:reload`)\n"
+                            .to_string()
+                    }
+                    Some((name, None)) => {
+                        format!("`{name}` is not a predicate name: nothing changed\n")
+                    }
+                    Some((name, Some(pred))) => {
+                        let sym = m.symbols.intern(&pred);
+                        if m.is_memoized(sym) {
+                            m.unmemoize(Some(&pred));
+                            self.memo.retain(|p| *p != pred);
+                            format!("failures of `{name}` are no longer memoized\n")
+                        } else {
+                            format!("`{name}` is not memoized: nothing changed\n")
+                        }
+                    }
+                };
+                r.outputs.push(text(said));
+            }
             Command::Proof => match &self.last_proof {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
                 None => r.outputs.push(text(self.no_proof())),

@@ -32,6 +32,8 @@ pub enum Command {
     /// `:memo [PRED]`: memoize the failures of a predicate, or (without
     /// one) list the memoized predicates and the table's figures.
     Memo(Option<String>),
+    /// `:memo off [PRED]`: stop memoizing a predicate, or every one.
+    MemoOff(Option<String>),
     /// `:quit`: leave the interpreter.
     Quit,
 }
@@ -115,7 +117,8 @@ const SPECS: &[Spec] = &[
         name: "memo",
         aliases: &[],
         arg: Arg::Optional("PRED"),
-        about: "memoize the failures of PRED, as `MEMO PRED.` does; alone: what is memoized",
+        about:
+            "memoize PRED's failures (as `MEMO PRED.`); alone: list them; `:memo off [PRED]`: stop",
     },
     Spec {
         name: "quit",
@@ -215,10 +218,17 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             "proof" => Command::Proof,
             "moves" => Command::Moves(rest.trim_end_matches('.').to_string()),
             "stats" => Command::Stats,
-            "memo" => Command::Memo(match rest.trim_end_matches('.').trim() {
-                "" => None,
-                name => Some(name.to_string()),
-            }),
+            "memo" => match rest.trim_end_matches('.').trim() {
+                "" => Command::Memo(None),
+                "off" => Command::MemoOff(None),
+                arg => match arg
+                    .strip_prefix("off")
+                    .filter(|r| r.starts_with(char::is_whitespace))
+                {
+                    Some(name) => Command::MemoOff(Some(name.trim().to_string())),
+                    None => Command::Memo(Some(arg.to_string())),
+                },
+            },
             _ => Command::Quit,
         }),
     }
@@ -301,6 +311,20 @@ mod tests {
         assert_eq!(parse(":memo"), Ok(Command::Memo(None)));
         assert_eq!(parse(":memo."), Ok(Command::Memo(None)));
         assert_eq!(parse(":memo jump."), Ok(Command::Memo(Some("jump".into()))));
+        assert_eq!(parse(":memo off"), Ok(Command::MemoOff(None)));
+        assert_eq!(
+            parse(":memo off jump."),
+            Ok(Command::MemoOff(Some("jump".into())))
+        );
+        // A predicate whose name starts with `off`, or is `off` quoted.
+        assert_eq!(
+            parse(":memo offset"),
+            Ok(Command::Memo(Some("offset".into())))
+        );
+        assert_eq!(
+            parse(":memo 'off'"),
+            Ok(Command::Memo(Some("'off'".into())))
+        );
     }
 
     #[test]

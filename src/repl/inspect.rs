@@ -144,8 +144,14 @@ pub fn memo_line(m: &Machine) -> String {
     }
     let st = m.memo.stats;
     format!(
-        "memo table:        {} keys (limit {}), {} hits, {} misses, {} recorded, {} evicted\n",
-        st.size, m.memo.limit, st.hits, st.misses, st.recorded, st.evicted
+        "memo table:        {} key{} (limit {}), {} hits, {} misses, {} recorded, {} evicted\n",
+        st.size,
+        if st.size == 1 { "" } else { "s" },
+        m.memo.limit,
+        st.hits,
+        st.misses,
+        st.recorded,
+        st.evicted
     )
 }
 

@@ -515,7 +515,7 @@ impl Machine {
                 self.ctx.memo.base = len;
                 self.ctx.memo.unb_hash = 0;
                 self.ctx.memo.unb_nonground = 0;
-                self.memo.clear();
+                self.reset_memo_keys();
             }
         }
         if self.choices.is_empty() {
@@ -544,6 +544,11 @@ impl Machine {
 
     pub(crate) fn memo_preds_mut(&mut self) -> &mut Vec<bool> {
         &mut self.memo_preds
+    }
+
+    /// Whether some predicate is memoized.
+    pub(crate) fn any_memoized(&self) -> bool {
+        self.memo_preds.iter().any(|&m| m)
     }
 
     pub(crate) fn memo_preds_len(&self) -> usize {
@@ -648,6 +653,7 @@ impl Machine {
                 self.ctx.forget_index_since(mark);
             }
         }
+        self.sync_memo();
     }
 
     /// Run until the next answer or the end of the innermost query.
