@@ -99,7 +99,7 @@ impl Machine {
     }
 
     pub(crate) fn then_timing(&mut self, var: Cell) {
-        let start = self.epoch.elapsed().as_micros() as u64;
+        let start = self.epoch.elapsed().as_millis() as u32;
         self.cont = self.push_frame(Action::TimingEnd { start, var }, self.cont);
     }
 

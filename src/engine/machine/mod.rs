@@ -224,10 +224,12 @@ enum Action {
     RestoreInput {
         input: u32,
     },
-    /// The end of `timing G T`: `start` is when G started, in microseconds
-    /// since the machine's `epoch`.
+    /// The end of `timing G T`: `start` is when G started, in milliseconds
+    /// since the machine's `epoch`, wrapping (a u32 keeps `Action` as
+    /// compact as the hot variants need; durations under 49 days come out
+    /// right).
     TimingEnd {
-        start: u64,
+        start: u32,
         var: Cell,
     },
     QueryEnd {
@@ -780,8 +782,8 @@ impl Machine {
                     Ok(true)
                 }
                 Action::TimingEnd { start, var } => {
-                    let now = self.epoch.elapsed().as_micros() as u64;
-                    let ms = (now.saturating_sub(start) / 1000) as i64;
+                    let now = self.epoch.elapsed().as_millis() as u32;
+                    let ms = now.wrapping_sub(start) as i64;
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
                 Action::SubEnd => return Ok(Event::Answer),
