@@ -92,14 +92,18 @@ impl Machine {
             (sym::WITH, 2) => {
                 let node = self.node(parent, Rule::With, g, 0, 0);
                 let (a, b) = (arg(self, 0), arg(self, 1));
+                let aux = self.aux.len() as u32;
+                self.aux.extend_from_slice(&[
+                    self.slack,
+                    self.store.trail.mark() as u32,
+                    self.ctx.entries.len() as u32,
+                ]);
                 self.cont = self.push_frame(
                     Action::WithMid {
                         g2: b,
                         node,
                         origin,
-                        saved: self.slack,
-                        trail: self.store.trail.mark() as u32,
-                        ctx_len: self.ctx.entries.len() as u32,
+                        aux,
                     },
                     self.cont,
                 );

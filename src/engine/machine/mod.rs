@@ -191,13 +191,14 @@ enum Action {
         end: u32,
         saved: u32,
     },
+    /// Between the conjuncts of `G1 & G2`: `aux .. aux+3` holds the slack
+    /// saved at the `&`, the trail length and the context length then (in
+    /// `aux`, so that `Action`, and with it every frame, stays 32 bytes).
     WithMid {
         g2: Cell,
         node: u32,
         origin: u32,
-        saved: u32,
-        trail: u32,
-        ctx_len: u32,
+        aux: u32,
     },
     WithEnd {
         c1: u32,
@@ -744,10 +745,13 @@ impl Machine {
                     g2,
                     node,
                     origin,
-                    saved,
-                    trail,
-                    ctx_len,
-                } => Ok(self.with_mid(g2, node, origin, saved, trail, ctx_len)),
+                    aux,
+                } => {
+                    let at = aux as usize;
+                    let (saved, trail, ctx_len) =
+                        (self.aux[at], self.aux[at + 1], self.aux[at + 2]);
+                    Ok(self.with_mid(g2, node, origin, saved, trail, ctx_len))
+                }
                 Action::WithEnd {
                     c1,
                     n,
