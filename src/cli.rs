@@ -40,8 +40,8 @@ pub struct Args {
     /// Print every answer.
     #[arg(long)]
     pub all: bool,
-    /// Print at most N answers.
-    #[arg(long, value_name = "N")]
+    /// Print at most N answers (with --all or --count: show or count at most N).
+    #[arg(long, value_name = "N", value_parser = positive)]
     pub limit: Option<usize>,
     /// Print only the number of answers.
     #[arg(long)]
@@ -136,13 +136,24 @@ fn search_path(args: &Args) -> Vec<PathBuf> {
     dirs
 }
 
+/// A count of at least 1 (`--limit`).
+fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("the limit must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// How many answers to show: as the options say, else one (or, at a
 /// terminal's top level, as many as the user asks for).
 fn answers(args: &Args, asking: bool) -> Answers {
+    // `--limit` caps `--all` and `--count` too.
+    let cap = args.limit.unwrap_or(usize::MAX);
     if args.count {
-        Answers::Count
+        Answers::Count(cap)
     } else if args.all {
-        Answers::Take(usize::MAX)
+        Answers::Take(cap)
     } else if let Some(n) = args.limit {
         Answers::Take(n)
     } else if asking {

@@ -107,6 +107,13 @@ fn all_limit_and_count() {
     );
     assert_eq!(lolli(&["--count", "-e", g]), ok("3\n"));
     assert_eq!(lolli(&["--count", "-e", "fail"]), ok("0\n"));
+    // `--limit` caps `--all` and `--count` as well.
+    assert_eq!(
+        lolli(&["--all", "--limit", "2", "-e", g]),
+        ok("X = 1\nX = 2\n")
+    );
+    assert_eq!(lolli(&["--count", "--limit", "2", "-e", g]), ok("2\n"));
+    assert_eq!(lolli(&["--count", "--limit", "9", "-e", g]), ok("3\n"));
     assert_eq!(lolli(&["--all", "-e", "fail"]), status("no\n", 1));
     assert_eq!(lolli(&["--all", "-e", "true ; true"]), ok("yes\nyes\n"));
     assert_eq!(
@@ -180,6 +187,15 @@ fn bad_options_exit_2() {
     assert!(
         r.stderr
             .starts_with("error: invalid value 'x' for '--limit <N>'"),
+        "{}",
+        r.stderr
+    );
+    let r = lolli(&["--limit", "0", "-e", "true"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(
+        r.stderr.starts_with(
+            "error: invalid value '0' for '--limit <N>': the limit must be at least 1"
+        ),
         "{}",
         r.stderr
     );

@@ -121,7 +121,7 @@ fn other_answer_policies() {
         b.input(TWO_JUMPS),
         reply(vec![answer(FIRST), answer(SECOND)], Next::Goal)
     );
-    b.set_answers(Answers::Count);
+    b.set_answers(Answers::Count(usize::MAX));
     assert_eq!(
         b.input("(X = 1 ; X = 2 ; X = 3), erase."),
         reply(vec![Output::Count(3)], Next::Goal)

@@ -36,8 +36,9 @@ pub enum Answers {
     Ask,
     /// Print at most this many answers (`usize::MAX` for all), then stop.
     Take(usize),
-    /// Print only how many answers there are.
-    Count,
+    /// Print only how many answers there are, counting at most this many
+    /// (`usize::MAX`: all).
+    Count(usize),
 }
 
 /// Something the front end shows.
@@ -549,7 +550,7 @@ impl Backend {
                         }
                         self.last_proof = proof;
                     }
-                    if self.answers != Answers::Count {
+                    if !matches!(self.answers, Answers::Count(_)) {
                         r.outputs.push(Output::Answer(text));
                     }
                     r.outputs.extend(timing);
@@ -560,11 +561,13 @@ impl Backend {
                             return;
                         }
                         Answers::Ask => false,
-                        Answers::Take(n) => p.found < n,
-                        Answers::Count => true,
+                        Answers::Take(n) | Answers::Count(n) => p.found < n,
                     };
                     if !go_on {
                         self.end_query();
+                        if let Answers::Count(_) = self.answers {
+                            r.outputs.push(Output::Count(p.found));
+                        }
                         return;
                     }
                     if let Some(stream) = &mut self.stream {
@@ -585,7 +588,7 @@ impl Backend {
                 Event::Exhausted => {
                     self.end_query();
                     match self.answers {
-                        Answers::Count => r.outputs.push(Output::Count(p.found)),
+                        Answers::Count(_) => r.outputs.push(Output::Count(p.found)),
                         Answers::Ask => r.outputs.push(Output::No),
                         Answers::Take(_) if p.found == 0 => r.outputs.push(Output::No),
                         Answers::Take(_) => {}
