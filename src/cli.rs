@@ -53,8 +53,8 @@ pub struct Args {
     #[arg(long)]
     pub allow_system: bool,
     /// Stop each query after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
     /// Stop a query whose goals nest deeper than N.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
@@ -134,6 +134,15 @@ fn search_path(args: &Args) -> Vec<PathBuf> {
         }
     }
     dirs
+}
+
+/// A number of seconds, 0 or more (`--timeout`; fractions allowed).
+fn seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if s.is_nan() || s < 0.0 {
+        return Err("the timeout must be a number of seconds, 0 or more".to_string());
+    }
+    Duration::try_from_secs_f64(s).map_err(|_| "the timeout is too long".to_string())
 }
 
 /// A count of at least 1 (`--limit`).
@@ -230,7 +239,7 @@ pub fn run(args: Args) -> i32 {
         // The top level keeps the proof of the last answer for `:proof`.
         backend.record_proofs();
     }
-    backend.set_timeout(args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))));
+    backend.set_timeout(args.timeout);
     if args.goals.is_empty() {
         return top_level(&mut backend, terminal, 0);
     }

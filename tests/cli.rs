@@ -190,6 +190,23 @@ fn bad_options_exit_2() {
         "{}",
         r.stderr
     );
+    // A timeout is a number of seconds the clock can count to.
+    for (t, why) in [
+        ("nan", "the timeout must be a number of seconds, 0 or more"),
+        ("inf", "the timeout is too long"),
+        ("1e300", "the timeout is too long"),
+    ] {
+        let r = lolli(&["--timeout", t, "-e", "true"]);
+        assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+        assert!(
+            r.stderr.starts_with(&format!(
+                "error: invalid value '{t}' for '--timeout <SECONDS>': {why}"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(lolli(&["--timeout", "1e10", "-e", "true"]), ok("yes\n"));
     let r = lolli(&["--limit", "0", "-e", "true"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
     assert!(

@@ -759,6 +759,9 @@ fn limits_stop_a_search_that_returns_every_few_steps() {
         matches!(&outputs[..], [Output::Error(e)] if e.contains("time limit exceeded")),
         "{outputs:?}"
     );
+    // A timeout too long for the clock is no deadline (it used to panic).
+    b.set_timeout(Some(std::time::Duration::MAX));
+    assert_eq!(b.input("true."), reply(vec![answer("yes")], Next::Goal));
     b.set_timeout(None);
     // Every answer streamed, one per step, until Ctrl-C.
     b.set_answers(Answers::Take(usize::MAX));

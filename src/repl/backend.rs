@@ -411,7 +411,8 @@ impl Backend {
         };
         self.stats.queries += 1;
         let m = &mut self.session.machine;
-        m.options.deadline = self.timeout.map(|t| Instant::now() + t);
+        // A timeout too long to add to the clock is no deadline at all.
+        m.options.deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
         m.start_query(cell, vars.clone());
         let p = Pending {
             goal: text.to_string(),
