@@ -198,6 +198,12 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let on = match rest.trim_end_matches('.') {
                 "on" => true,
                 "off" => false,
+                "" => {
+                    return Err(error(
+                        format!("`:{}` needs `on` or `off`", spec.name),
+                        usage(),
+                    ))
+                }
                 other => {
                     return Err(error(
                         format!("`:{}` takes `on` or `off`, not `{other}`", spec.name),
@@ -336,6 +342,10 @@ mod tests {
         assert_eq!(
             parse(":time maybe").unwrap_err().to_string(),
             "`:time` takes `on` or `off`, not `maybe`\n  usage: :time on|off"
+        );
+        assert_eq!(
+            parse(":trace").unwrap_err().to_string(),
+            "`:trace` needs `on` or `off`\n  usage: :trace on|off"
         );
         assert_eq!(
             parse(":load").unwrap_err().to_string(),
