@@ -157,6 +157,27 @@ fn seeing_a_missing_file_is_an_error() {
     );
 }
 
+#[test]
+fn seeing_a_directory_or_reading_what_is_not_text_is_an_error() {
+    let dir = temp_dir("seeing");
+    let shown = dir.display().to_string();
+    assert_eq!(
+        error_of(&format!("seeing \"{shown}\" (read X)")),
+        format!(
+            "error[E003]: cannot open `{shown}` for reading: it is a directory\n \
+             = while running the goal `seeing \"{shown}\" (read X)`\n\n"
+        )
+    );
+    // A read error was taken for the end of the input before.
+    let file = dir.join("latin1.txt");
+    std::fs::write(&file, b"f \xe9t\xe9.\n").expect("writable");
+    assert_eq!(
+        error_of(&format!("seeing \"{}\" (read X)", file.display())),
+        "error[E003]: `read` cannot read its input: stream did not contain valid UTF-8\n \
+         = while running the goal `read X`\n\n"
+    );
+}
+
 // ------------------------------------------------------------- arithmetic
 
 #[test]

@@ -64,9 +64,18 @@ impl Machine {
                     let prev = self.push_output(Box::new(std::io::BufWriter::new(file)));
                     self.then_restore_output(prev);
                 } else {
-                    let file = std::fs::File::open(&name).map_err(|e| {
-                        self.error_at(format!("cannot open `{name}` for reading: {e}"), g, origin)
-                    })?;
+                    let file = std::fs::File::open(&name)
+                        .and_then(|f| match f.metadata()?.is_dir() {
+                            true => Err(std::io::Error::other("it is a directory")),
+                            false => Ok(f),
+                        })
+                        .map_err(|e| {
+                            self.error_at(
+                                format!("cannot open `{name}` for reading: {e}"),
+                                g,
+                                origin,
+                            )
+                        })?;
                     let prev = self.push_input(Box::new(BufReader::new(file)));
                     self.then_restore_input(prev);
                 }
@@ -384,7 +393,10 @@ impl Machine {
     fn read_term(&mut self, g: Cell, origin: u32) -> Result<Cell, RuntimeError> {
         let mut text = String::new();
         loop {
-            match self.read_line() {
+            let line = self.read_line().map_err(|e| {
+                self.error_at(format!("`read` cannot read its input: {e}"), g, origin)
+            })?;
+            match line {
                 Some(line) => {
                     text.push_str(&line);
                     if crate::syntax::is_complete(&text) {

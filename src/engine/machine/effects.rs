@@ -63,16 +63,19 @@ impl Machine {
         }
     }
 
-    pub(crate) fn read_line(&mut self) -> Option<String> {
+    /// One line of the current input (`Ok(None)` at its end); a file that
+    /// cannot be read (not text, a device error) is an error, not an end.
+    pub(crate) fn read_line(&mut self) -> std::io::Result<Option<String>> {
         if self.input == 0 {
-            self.host.read_line()
-        } else {
-            let r = self.inputs.get_mut(self.input as usize - 1)?;
-            let mut line = String::new();
-            match r.read_line(&mut line) {
-                Ok(0) | Err(_) => None,
-                Ok(_) => Some(line),
-            }
+            return Ok(self.host.read_line());
+        }
+        let Some(r) = self.inputs.get_mut(self.input as usize - 1) else {
+            return Ok(None);
+        };
+        let mut line = String::new();
+        match r.read_line(&mut line)? {
+            0 => Ok(None),
+            _ => Ok(Some(line)),
         }
     }
 
