@@ -344,19 +344,25 @@ impl Machine {
     }
 
     /// Stop memoizing predicates named `name`, or every predicate with
-    /// `None`.  With none left, memoization is off and the table's keys are
-    /// dropped (its counters stay).
-    pub fn unmemoize(&mut self, name: Option<&str>) {
-        match name {
-            Some(name) => {
-                let s = self.symbols.intern(name);
-                if let Some(m) = self.memo_preds_mut().get_mut(s.0 as usize) {
-                    *m = false;
-                }
+    /// `None`; whether some predicate was memoized and is no longer.  With
+    /// none left, memoization is off and the table's keys are dropped (its
+    /// counters stay).
+    pub fn unmemoize(&mut self, name: Option<&str>) -> bool {
+        let sym = name.and_then(|n| self.symbols.lookup(n));
+        let changed = match (name, sym) {
+            (Some(_), None) => false,
+            (Some(_), Some(s)) => self
+                .memo_preds_mut()
+                .get_mut(s.0 as usize)
+                .is_some_and(|m| std::mem::replace(m, false)),
+            (None, _) => {
+                let was = self.any_memoized();
+                self.memo_preds_mut().iter_mut().for_each(|m| *m = false);
+                was
             }
-            None => self.memo_preds_mut().iter_mut().for_each(|m| *m = false),
-        }
+        };
         self.sync_memo();
+        changed
     }
 
     /// Make the context's memo sums agree with the set of memoized

@@ -709,9 +709,7 @@ impl Backend {
                         format!("`{name}` is not a predicate name: nothing changed\n")
                     }
                     Some((name, Some(pred))) => {
-                        let sym = m.symbols.intern(&pred);
-                        if m.is_memoized(sym) {
-                            m.unmemoize(Some(&pred));
+                        if m.unmemoize(Some(&pred)) {
                             self.memo.retain(|p| *p != pred);
                             format!("failures of `{name}` are no longer memoized\n")
                         } else {
