@@ -281,9 +281,18 @@ pub fn tokens(
     out: &mut Vec<u64>,
     stack: &mut Vec<Cell>,
 ) -> Option<()> {
+    // Preorder: a compound's first argument is visited next, its other
+    // arguments are stacked (a numeral `s (s z)` needs no stack).
     stack.clear();
-    stack.push(c);
-    while let Some(c) = stack.pop() {
+    let mut next = Some(c);
+    loop {
+        let c = match next.take() {
+            Some(c) => c,
+            None => match stack.pop() {
+                Some(c) => c,
+                None => return Some(()),
+            },
+        };
         let c = heap.deref(c);
         match c {
             Cell::Ref(_) => {
@@ -310,13 +319,15 @@ pub fn tokens(
                     return None;
                 };
                 out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64);
-                for i in (0..n).rev() {
+                for i in (1..n).rev() {
                     stack.push(heap.arg(a, i));
+                }
+                if n > 0 {
+                    next = Some(heap.arg(a, 0));
                 }
             }
         }
     }
-    Some(())
 }
 
 /// Hash of a token sequence.
