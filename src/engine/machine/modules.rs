@@ -147,6 +147,7 @@ impl Machine {
             self.memoize(name);
         }
         let first = self.ctx.entries.len() as u32;
+        let mut shared = SharedTerms::default();
         for (i, c) in loaded.module.clauses.iter().enumerate().rev() {
             let tpl = loaded.tpl_ids[i];
             let e = self
@@ -157,8 +158,10 @@ impl Machine {
             if c.template.nslots == 0 {
                 if let Cell::Struct(_) = c.template.root {
                     let t = c.template.clone();
+                    let start = self.store.heap.len();
                     if let Cell::Struct(a) = self.copy_template(&t, t.root, &mut []) {
                         self.ctx.entries[e as usize].ground = a.0;
+                        shared.share(&mut self.store.heap.cells, start);
                     }
                 }
             }
@@ -212,5 +215,94 @@ impl Machine {
                 Err(e)
             }
         }
+    }
+}
+
+/// The compound subterms of the ground facts built by one load, by
+/// contents, so that equal subterms are one term: unifying a call with a
+/// fact then meets equal arguments at equal addresses and stops there
+/// (`s (s z)` in two facts of a board is one term).
+#[derive(Default)]
+struct SharedTerms {
+    /// A compound's cells (functor, then arguments already shared) to its
+    /// address.
+    by_cells: std::collections::HashMap<Vec<Cell>, Addr>,
+    /// Scratch: the shared address of each compound of the block being
+    /// shared, by offset in the block.
+    moved: Vec<Option<Addr>>,
+}
+
+impl SharedTerms {
+    /// Share the compounds of the ground term built at `cells[start..]`
+    /// with those of the terms shared before.  The term's own cells stay
+    /// where they are (a fact's heads are found at fixed offsets in its
+    /// block); only argument pointers are redirected, so a duplicate
+    /// subterm of this block is left unreferenced.
+    fn share(&mut self, cells: &mut [Cell], start: usize) {
+        let end = cells.len();
+        self.moved.clear();
+        self.moved.resize(end - start, None);
+        // Arguments lie after their compound: from the end, every compound
+        // is reached after the compounds it contains.
+        for a in (start..end).rev() {
+            let Cell::Functor(_, n) = cells[a] else {
+                continue;
+            };
+            for arg in &mut cells[a + 1..a + 1 + n as usize] {
+                if let Cell::Struct(p) = *arg {
+                    if let Some(Some(q)) = p.ix().checked_sub(start).map(|o| self.moved[o]) {
+                        *arg = Cell::Struct(q);
+                    }
+                }
+            }
+            let key = cells[a..a + 1 + n as usize].to_vec();
+            let at = *self.by_cells.entry(key).or_insert(Addr(a as u32));
+            self.moved[a - start] = Some(at);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SharedTerms;
+    use crate::term::{Addr, Cell, SymId};
+
+    /// Push `f (s (s z)) (s z)` built as a fresh block (as a load copies a
+    /// ground fact); its address.
+    fn push_fact(cells: &mut Vec<Cell>) -> usize {
+        let (f, s, z) = (SymId(100), SymId(101), Cell::Atom(SymId(102)));
+        let at = cells.len();
+        let a = at as u32;
+        cells.extend_from_slice(&[
+            Cell::Functor(f, 2),
+            Cell::Struct(Addr(a + 3)),
+            Cell::Struct(Addr(a + 7)),
+            // s (s z)
+            Cell::Functor(s, 1),
+            Cell::Struct(Addr(a + 5)),
+            Cell::Functor(s, 1),
+            z,
+            // s z
+            Cell::Functor(s, 1),
+            z,
+        ]);
+        at
+    }
+
+    #[test]
+    fn equal_subterms_of_ground_facts_become_one_term() {
+        let mut cells = vec![Cell::Atom(SymId(0))];
+        let mut shared = SharedTerms::default();
+        let first = push_fact(&mut cells);
+        shared.share(&mut cells, first);
+        // Inside one fact: the `s z` in `s (s z)` is the second argument.
+        assert_eq!(cells[first + 4], cells[first + 2]);
+        let second = push_fact(&mut cells);
+        shared.share(&mut cells, second);
+        // Across facts: both arguments are the first fact's terms.
+        assert_eq!(cells[second + 1], cells[first + 1]);
+        assert_eq!(cells[second + 2], cells[first + 2]);
+        // The facts' own top cells stay where they were built.
+        assert_eq!(cells[second], Cell::Functor(SymId(100), 2));
     }
 }
