@@ -224,21 +224,24 @@ impl Machine {
 /// (`s (s z)` in two facts of a board is one term).
 #[derive(Default)]
 struct SharedTerms {
-    /// A compound's cells (functor, then arguments already shared) to its
-    /// address.
-    by_cells: std::collections::HashMap<Vec<Cell>, Addr>,
+    /// The hash of a compound's cells (functor, then arguments already
+    /// shared) to the first compound seen with it.
+    by_hash: std::collections::HashMap<u64, Addr, crate::term::cell::FastHash>,
     /// Scratch: the shared address of each compound of the block being
     /// shared, by offset in the block.
     moved: Vec<Option<Addr>>,
 }
 
 impl SharedTerms {
-    /// Share the compounds of the ground term built at `cells[start..]`
-    /// with those of the terms shared before.  The term's own cells stay
-    /// where they are (a fact's heads are found at fixed offsets in its
-    /// block); only argument pointers are redirected, so a duplicate
-    /// subterm of this block is left unreferenced.
+    /// Share the compound arguments of the ground term built at
+    /// `cells[start..]` with those of the terms shared before.  The term's
+    /// own cells stay where they are (a fact's heads are found at fixed
+    /// offsets in its block); only argument pointers are redirected, so a
+    /// duplicate subterm of this block is left unreferenced.  A fact
+    /// without compound arguments (`item 3 10`) costs no lookup.
     fn share(&mut self, cells: &mut [Cell], start: usize) {
+        use std::collections::hash_map::Entry;
+        use std::hash::{BuildHasher, Hash, Hasher};
         let end = cells.len();
         self.moved.clear();
         self.moved.resize(end - start, None);
@@ -248,16 +251,32 @@ impl SharedTerms {
             let Cell::Functor(_, n) = cells[a] else {
                 continue;
             };
-            for arg in &mut cells[a + 1..a + 1 + n as usize] {
+            let block = a..a + 1 + n as usize;
+            for arg in &mut cells[a + 1..block.end] {
                 if let Cell::Struct(p) = *arg {
                     if let Some(Some(q)) = p.ix().checked_sub(start).map(|o| self.moved[o]) {
                         *arg = Cell::Struct(q);
                     }
                 }
             }
-            let key = cells[a..a + 1 + n as usize].to_vec();
-            let at = *self.by_cells.entry(key).or_insert(Addr(a as u32));
-            self.moved[a - start] = Some(at);
+            if a == start {
+                break; // the term itself is not an argument
+            }
+            let mut h = crate::term::cell::FastHash.build_hasher();
+            cells[block.clone()].hash(&mut h);
+            match self.by_hash.entry(h.finish()) {
+                Entry::Vacant(v) => {
+                    v.insert(Addr(a as u32));
+                }
+                Entry::Occupied(o) => {
+                    let q = o.get().ix();
+                    // Another compound with the same hash (equal cells, or
+                    // a collision: then this one is simply not shared).
+                    if cells[q..q + block.len()] == cells[block] {
+                        self.moved[a - start] = Some(Addr(q as u32));
+                    }
+                }
+            }
         }
     }
 }
