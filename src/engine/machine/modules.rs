@@ -241,7 +241,7 @@ impl SharedTerms {
     /// without compound arguments (`item 3 10`) costs no lookup.
     fn share(&mut self, cells: &mut [Cell], start: usize) {
         use std::collections::hash_map::Entry;
-        use std::hash::{BuildHasher, Hash, Hasher};
+        use std::hash::BuildHasher;
         let end = cells.len();
         self.moved.clear();
         self.moved.resize(end - start, None);
@@ -262,9 +262,8 @@ impl SharedTerms {
             if a == start {
                 break; // the term itself is not an argument
             }
-            let mut h = crate::term::cell::FastHash.build_hasher();
-            cells[block.clone()].hash(&mut h);
-            match self.by_hash.entry(h.finish()) {
+            let h = crate::term::cell::FastHash.hash_one(&cells[block.clone()]);
+            match self.by_hash.entry(h) {
                 Entry::Vacant(v) => {
                     v.insert(Addr(a as u32));
                 }
