@@ -216,6 +216,19 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
+    let status = serve(&args, &mut backend, policy, terminal);
+    // The process ends with this status, and the system takes its memory
+    // back at once; dropping the session would free each of its
+    // allocations (for a program of 100,000 facts, a tenth of the time
+    // loading it took).  Files written by `telling` are flushed first.
+    backend.session_mut().machine.flush_outputs();
+    std::mem::forget(backend);
+    status
+}
+
+/// Run the goals of the command line, or the top level, on `backend`;
+/// returns the exit status.
+fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) -> i32 {
     let mut warnings = backend.session_mut().take_warnings();
     backend.set_memo_limit(args.memo_limit);
     for p in &args.memo {
@@ -241,7 +254,7 @@ pub fn run(args: Args) -> i32 {
     }
     backend.set_timeout(args.timeout);
     if args.goals.is_empty() {
-        return top_level(&mut backend, terminal, 0);
+        return top_level(backend, terminal, 0);
     }
     // Answers are printed as they are found (`--all` on a goal with endless
     // answers shows them), until standard output is closed.
@@ -273,8 +286,8 @@ pub fn run(args: Args) -> i32 {
         if backend.depth() > 0 {
             // The goal called `top`: read goals from stdin in its context
             // until that level closes.
-            backend.set_answers(answers(&args, terminal));
-            let nested = top_level(&mut backend, terminal, 1);
+            backend.set_answers(answers(args, terminal));
+            let nested = top_level(backend, terminal, 1);
             backend.pop_all();
             backend.set_answers(policy);
             if nested == 2 {

@@ -455,3 +455,28 @@ fn answers_are_printed_as_they_are_found() {
         }
     );
 }
+
+#[test]
+fn files_written_by_telling_are_complete_when_the_process_ends() {
+    // The command line ends without tearing the session down; what
+    // `telling` wrote must still reach the file, from `-e` and from goals
+    // piped to the top level.
+    let dir = temp_dir("telling_at_exit");
+    let r = lolli_in(
+        &dir,
+        &[
+            "-e",
+            r#"telling "e.txt" (write (f a), nl, write_sans "done", nl)"#,
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(r, ok("yes\n"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("e.txt")).unwrap(),
+        "f a\ndone\n"
+    );
+    let r = lolli_in(&dir, &[], "telling \"p.txt\" (write 1, nl).\n", &[]);
+    assert_eq!(r, ok("yes\n"));
+    assert_eq!(std::fs::read_to_string(dir.join("p.txt")).unwrap(), "1\n");
+}
