@@ -231,6 +231,43 @@ fn arithmetic_errors() {
     );
 }
 
+#[test]
+fn arithmetic_at_any_depth() {
+    // Shallow expressions are evaluated by recursion, deep ones (more than
+    // 64 operations nested) with work stacks: the same values and the same
+    // first error in left-to-right order, at every depth.
+    let left = |n: usize, leaf: &str| format!("{leaf}{}", " + 1".repeat(n));
+    let right = |n: usize, leaf: &str| format!("{}{leaf}{}", "1 + (".repeat(n), ")".repeat(n));
+    for n in [3, 64, 65, 1000] {
+        for e in [left(n, "1"), right(n, "1")] {
+            assert_eq!(
+                answers("", &format!("X is {e}")),
+                strs(&[&format!("X = {}", n + 1)])
+            );
+        }
+        for e in [left(n, "Y"), right(n, "Y")] {
+            let err = error_of(&format!("X is {e}"));
+            assert!(
+                err.starts_with("error[E003]: arithmetic on an unbound variable\n"),
+                "{n}: {err}"
+            );
+        }
+        // `a` comes before the division by zero, left to right.
+        let e = format!("({}) + 1 / 0", right(n, "a"));
+        let err = error_of(&format!("X is {e}"));
+        assert!(
+            err.starts_with("error[E003]: `a` is not a number\n"),
+            "{n}: {err}"
+        );
+        let e = format!("({}) + a", right(n, "1 / 0"));
+        let err = error_of(&format!("X is {e}"));
+        assert!(
+            err.starts_with("error[E003]: division by zero\n"),
+            "{n}: {err}"
+        );
+    }
+}
+
 // ----------------------------------------------------- terms and variables
 
 #[test]

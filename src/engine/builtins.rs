@@ -12,6 +12,10 @@ use crate::term::{sym, Addr, Cell, SymId};
 
 type Step = Result<bool, RuntimeError>;
 
+/// How deep [`Machine::eval`] nests by recursion before it switches to
+/// work stacks (bounding the Rust stack it uses).
+const EVAL_DEPTH: u32 = 64;
+
 impl Machine {
     pub(crate) fn builtin(
         &mut self,
@@ -299,15 +303,20 @@ impl Machine {
     }
 
     /// Evaluate an arithmetic expression, with overflow and division checks.
+    ///
+    /// Expressions nested up to [`EVAL_DEPTH`] levels (all but generated
+    /// ones) are evaluated by recursion, with no allocation; a deeper one
+    /// is evaluated again from the start with work stacks, in the same
+    /// order, so its errors are the same either way.
     pub(crate) fn eval(&self, e: Cell, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
         // The common shapes, a number or one operation on two numbers
-        // (`N - 1`), need no work stacks.
+        // (`N - 1`), without a call.
         match self.store.deref(e) {
             Cell::Int(i) => return Ok(i),
             Cell::Struct(a) => {
                 if let Cell::Functor(f, 2) = self.store.heap.get(a) {
-                    let x = self.store.deref(self.store.heap.get(Addr(a.0 + 1)));
-                    let y = self.store.deref(self.store.heap.get(Addr(a.0 + 2)));
+                    let x = self.store.deref(self.store.heap.arg(a, 0));
+                    let y = self.store.deref(self.store.heap.arg(a, 1));
                     if let (Cell::Int(x), Cell::Int(y), true) = (x, y, is_arith(f)) {
                         return self.arith(f, x, y, g, origin);
                     }
@@ -315,7 +324,45 @@ impl Machine {
             }
             _ => {}
         }
-        // Iterative post-order evaluation.
+        match self.eval_nested(e, EVAL_DEPTH, g, origin)? {
+            Some(v) => Ok(v),
+            None => self.eval_deep(e, g, origin),
+        }
+    }
+
+    /// [`Self::eval`] by recursion, at most `depth` operations deep; `None`
+    /// (and no error found so far) for an expression deeper than that.
+    fn eval_nested(
+        &self,
+        e: Cell,
+        depth: u32,
+        g: Cell,
+        origin: u32,
+    ) -> Result<Option<i64>, RuntimeError> {
+        match self.store.deref(e) {
+            Cell::Int(i) => Ok(Some(i)),
+            c @ Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(f, 2) if is_arith(f) => {
+                    if depth == 0 {
+                        return Ok(None);
+                    }
+                    let (l, r) = (self.store.heap.arg(a, 0), self.store.heap.arg(a, 1));
+                    let Some(x) = self.eval_nested(l, depth - 1, g, origin)? else {
+                        return Ok(None);
+                    };
+                    let Some(y) = self.eval_nested(r, depth - 1, g, origin)? else {
+                        return Ok(None);
+                    };
+                    self.arith(f, x, y, g, origin).map(Some)
+                }
+                _ => Err(self.not_an_expression(c, g, origin)),
+            },
+            other => Err(self.not_a_number(other, g, origin)),
+        }
+    }
+
+    /// [`Self::eval`] with work stacks (post-order), for any depth.
+    fn eval_deep(&self, e: Cell, g: Cell, origin: u32) -> Result<i64, RuntimeError> {
         enum Task {
             Eval(Cell),
             Apply(crate::term::SymId),
@@ -326,35 +373,15 @@ impl Machine {
             match t {
                 Task::Eval(c) => match self.store.deref(c) {
                     Cell::Int(i) => values.push(i),
-                    Cell::Ref(_) => {
-                        return Err(self
-                            .error_at("arithmetic on an unbound variable", g, origin)
-                            .note("the variable must be bound to a number before it is evaluated"))
-                    }
                     c @ Cell::Struct(a) => match self.store.heap.get(a) {
                         Cell::Functor(f, 2) if is_arith(f) => {
                             tasks.push(Task::Apply(f));
                             tasks.push(Task::Eval(self.store.heap.get(Addr(a.0 + 2))));
                             tasks.push(Task::Eval(self.store.heap.get(Addr(a.0 + 1))));
                         }
-                        _ => {
-                            return Err(self.error_at(
-                                format!(
-                                    "`{}` is not a number or an arithmetic expression",
-                                    self.show(c)
-                                ),
-                                g,
-                                origin,
-                            ))
-                        }
+                        _ => return Err(self.not_an_expression(c, g, origin)),
                     },
-                    other => {
-                        return Err(self.error_at(
-                            format!("`{}` is not a number", self.show(other)),
-                            g,
-                            origin,
-                        ))
-                    }
+                    other => return Err(self.not_a_number(other, g, origin)),
                 },
                 Task::Apply(f) => {
                     let (Some(y), Some(x)) = (values.pop(), values.pop()) else {
@@ -367,6 +394,29 @@ impl Machine {
         values
             .pop()
             .ok_or_else(|| self.error_at("malformed expression", g, origin))
+    }
+
+    /// The error for a compound term that is not an arithmetic operation.
+    fn not_an_expression(&self, c: Cell, g: Cell, origin: u32) -> RuntimeError {
+        self.error_at(
+            format!(
+                "`{}` is not a number or an arithmetic expression",
+                self.show(c)
+            ),
+            g,
+            origin,
+        )
+    }
+
+    /// The error for a term that is neither a number nor a compound (an
+    /// unbound variable has its own).
+    fn not_a_number(&self, c: Cell, g: Cell, origin: u32) -> RuntimeError {
+        if let Cell::Ref(_) = c {
+            return self
+                .error_at("arithmetic on an unbound variable", g, origin)
+                .note("the variable must be bound to a number before it is evaluated");
+        }
+        self.error_at(format!("`{}` is not a number", self.show(c)), g, origin)
     }
 
     /// `x f y` for an arithmetic operator `f` (see [`is_arith`]).
