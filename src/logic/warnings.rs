@@ -30,9 +30,44 @@ use crate::builtins::{is_connective, Builtin};
 use crate::diagnostics::{Warning, WarningKind};
 use crate::source::FileId;
 use crate::syntax::ast::{Item, Span, Term, TermKind};
+use crate::term::cell::FastHash;
+
+/// A name met by the scan, as a number (see [`Names`]).
+type Name = u32;
 
 /// A predicate: name and number of arguments.
-type Pred = (String, u32);
+type Pred = (Name, u32);
+
+/// The names met by the scan, each stored once: a program of 100,000
+/// facts names the same few predicates 100,000 times, and sets of
+/// numbers hash faster than sets of strings.
+#[derive(Default)]
+struct Names {
+    ids: HashMap<Box<str>, Name, FastHash>,
+    text: Vec<Box<str>>,
+}
+
+impl Names {
+    /// The number of `s`, given it if it is new.
+    fn id(&mut self, s: &str) -> Name {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.text.len() as Name;
+        self.text.push(s.into());
+        self.ids.insert(s.into(), id);
+        id
+    }
+
+    /// The number of `s`, if the scan met it.
+    fn get(&self, s: &str) -> Option<Name> {
+        self.ids.get(s).copied()
+    }
+
+    fn text(&self, id: Name) -> &str {
+        &self.text[id as usize]
+    }
+}
 
 /// One use of a predicate name, as a head or as a call.
 struct Use {
@@ -46,10 +81,11 @@ struct Use {
 /// What the whole program (every file, every module it names) provides.
 #[derive(Default)]
 struct Facts {
+    names: Names,
     /// Heads of clauses, program or assumed.
-    provided: HashSet<Pred>,
+    provided: HashSet<Pred, FastHash>,
     /// Names (with arity) of every compound term or constant in argument position.
-    data: HashSet<Pred>,
+    data: HashSet<Pred, FastHash>,
     /// Some assumed formula cannot be seen statically.
     open_world: bool,
     /// Some module named in the program cannot be found: what it would
@@ -60,18 +96,33 @@ struct Facts {
     /// Every head and call, in file order.
     uses: Vec<Use>,
     /// Per top-level clause: the predicate names it defines, the names it
-    /// calls and the side-effecting built-ins it runs (for `MEMO` checks).
+    /// calls and the side-effecting built-ins it runs (for `MEMO` checks),
+    /// as ranges of `heads`, `calls` and `effects`.
     summaries: Vec<Summary>,
-    /// The summary of the clause being scanned.
-    current: Summary,
+    heads: Vec<Name>,
+    calls: Vec<Name>,
+    effects: Vec<Name>,
 }
 
-/// What one top-level clause defines and reaches.
-#[derive(Default, Clone)]
+/// What one top-level clause defines and reaches: its ranges of
+/// [`Facts::heads`], [`Facts::calls`] and [`Facts::effects`].
+#[derive(Clone)]
 struct Summary {
-    heads: Vec<String>,
-    calls: Vec<String>,
-    effects: Vec<String>,
+    heads: std::ops::Range<usize>,
+    calls: std::ops::Range<usize>,
+    effects: std::ops::Range<usize>,
+}
+
+impl Facts {
+    fn heads_of(&self, s: &Summary) -> &[Name] {
+        &self.heads[s.heads.clone()]
+    }
+    fn calls_of(&self, s: &Summary) -> &[Name] {
+        &self.calls[s.calls.clone()]
+    }
+    fn effects_of(&self, s: &Summary) -> &[Name] {
+        &self.effects[s.effects.clone()]
+    }
 }
 
 /// The warnings for `checked` (files just loaded, with their items), in the
@@ -135,9 +186,10 @@ enum Role<'t> {
 }
 
 fn scan_items(items: &[Item], file: Option<FileId>, facts: &mut Facts) {
+    let mut work = Vec::new();
     for item in items {
         match item {
-            Item::Clause(t) | Item::Linear(t, _) => scan(Role::Clause(t), file, facts),
+            Item::Clause(t) | Item::Linear(t, _) => scan(Role::Clause(t), file, facts, &mut work),
             Item::Module { .. } | Item::Local(..) | Item::Memo(..) => {}
         }
     }
@@ -155,19 +207,15 @@ fn atom(t: &Term) -> Option<(&str, &[Term])> {
     }
 }
 
-fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
-    facts.current = Summary::default();
-    scan_roles(root, file, facts);
-    let summary = std::mem::take(&mut facts.current);
-    facts.summaries.push(summary);
-}
-
-fn scan_roles<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
-    let mut work = vec![root];
+/// Scan one top-level clause and record its summary.
+fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
+    let starts = (facts.heads.len(), facts.calls.len(), facts.effects.len());
+    work.clear();
+    work.push(root);
     while let Some(role) = work.pop() {
         match role {
-            Role::Goal(t) => goal(t, file, facts, &mut work),
-            Role::Clause(t) => clause(t, file, facts, &mut work),
+            Role::Goal(t) => goal(t, file, facts, work),
+            Role::Clause(t) => clause(t, file, facts, work),
             Role::Assumed(t) => match &t.kind {
                 TermKind::Var(_) | TermKind::Wildcard => facts.open_world = true,
                 _ => match atom(t) {
@@ -182,18 +230,25 @@ fn scan_roles<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts) {
             Role::Data(t) => match &t.kind {
                 TermKind::App(h, args) => {
                     if let TermKind::Name(n) = &h.kind {
-                        facts.data.insert((n.clone(), args.len() as u32));
+                        let n = facts.names.id(n);
+                        facts.data.insert((n, args.len() as u32));
                     }
                     work.extend(args.iter().map(Role::Data));
                 }
                 TermKind::Name(n) => {
-                    facts.data.insert((n.clone(), 0));
+                    let n = facts.names.id(n);
+                    facts.data.insert((n, 0));
                 }
                 TermKind::Binder(_, _, _, body) => work.push(Role::Data(body)),
                 _ => {}
             },
         }
     }
+    facts.summaries.push(Summary {
+        heads: starts.0..facts.heads.len(),
+        calls: starts.1..facts.calls.len(),
+        effects: starts.2..facts.effects.len(),
+    });
 }
 
 fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
@@ -225,17 +280,20 @@ fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec
             work.push(Role::Goal(c));
         }
         ("telling" | "seeing", [f, g]) => {
-            facts.current.effects.push(name.to_string());
+            let e = facts.names.id(name);
+            facts.effects.push(e);
             work.push(Role::Goal(g));
             work.push(Role::Data(f));
         }
         ("timing", [g, v]) => {
-            facts.current.effects.push(name.to_string());
+            let e = facts.names.id(name);
+            facts.effects.push(e);
             work.push(Role::Data(v));
             work.push(Role::Goal(g));
         }
         ("load", [m]) => {
-            facts.current.effects.push(name.to_string());
+            let e = facts.names.id(name);
+            facts.effects.push(e);
             module(m, facts)
         }
         _ => {
@@ -243,16 +301,18 @@ fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec
             work.extend(args.iter().map(Role::Data));
             if let Some(b) = Builtin::lookup(name, arity) {
                 if b.has_side_effects() {
-                    facts.current.effects.push(name.to_string());
+                    let e = facts.names.id(name);
+                    facts.effects.push(e);
                 }
                 return;
             }
             if is_connective(name, arity) {
                 return;
             }
-            facts.current.calls.push(name.to_string());
+            let n = facts.names.id(name);
+            facts.calls.push(n);
             facts.uses.push(Use {
-                pred: (name.to_string(), arity),
+                pred: (n, arity),
                 file,
                 span: t.span.clone(),
                 call: true,
@@ -290,10 +350,11 @@ fn clause<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut V
         }
         ("true", []) => {}
         _ => {
-            let pred = (name.to_string(), args.len() as u32);
+            let n = facts.names.id(name);
+            let pred = (n, args.len() as u32);
             work.extend(args.iter().map(Role::Data));
-            facts.current.heads.push(name.to_string());
-            facts.provided.insert(pred.clone());
+            facts.heads.push(n);
+            facts.provided.insert(pred);
             facts.uses.push(Use {
                 pred,
                 file,
@@ -335,10 +396,11 @@ fn memo_advice(
     facts: &Facts,
     defined: bool,
 ) -> Option<Warning> {
+    let id = facts.names.get(name);
     let known = defined
         || facts.open_world
         || facts.missing_module
-        || facts.provided.iter().any(|(p, _)| p == name);
+        || id.is_some_and(|id| facts.provided.iter().any(|&(p, _)| p == id));
     if !known {
         let mut notes =
             vec!["unless a goal assumes clauses for it, memoizing it has no effect".to_string()];
@@ -352,7 +414,7 @@ fn memo_advice(
             notes,
         });
     }
-    let (path, builtin) = side_effect_path(name, facts)?;
+    let (path, builtin) = side_effect_path(id?, facts)?;
     Some(Warning {
         kind: WarningKind::MemoSideEffect,
         file,
@@ -372,50 +434,51 @@ fn memo_advice(
 
 /// The first side-effecting built-in the search of `name` can run, with
 /// the predicates through which it is reached (from `name` on).
-fn side_effect_path(name: &str, facts: &Facts) -> Option<(Vec<String>, String)> {
+fn side_effect_path(name: Name, facts: &Facts) -> Option<(Vec<String>, String)> {
     // The clauses defining each name, in file order (one pass, so the
     // search below is linear in the program, not quadratic).
-    let mut by_head: HashMap<&str, Vec<&Summary>> = HashMap::new();
+    let mut by_head: HashMap<Name, Vec<&Summary>, FastHash> = HashMap::default();
     for s in &facts.summaries {
-        for h in &s.heads {
-            let clauses = by_head.entry(h.as_str()).or_default();
+        for &h in facts.heads_of(s) {
+            let clauses = by_head.entry(h).or_default();
             if !clauses.last().is_some_and(|&last| std::ptr::eq(last, s)) {
                 clauses.push(s);
             }
         }
     }
     // Breadth-first over the predicates reachable from `name`, remembering
-    // how each was reached.
-    let mut via: HashMap<String, String> = HashMap::new();
-    let mut queue = std::collections::VecDeque::from([name.to_string()]);
-    via.insert(name.to_string(), String::new());
-    let mut found: Option<(String, String)> = None;
-    while let Some(p) = queue.pop_front() {
-        for s in by_head.get(p.as_str()).into_iter().flatten() {
-            if let Some(e) = s.effects.first() {
-                found = Some((p.clone(), e.clone()));
-                break;
+    // how each was reached (`None` for `name` itself).
+    let mut via: HashMap<Name, Option<Name>, FastHash> = HashMap::default();
+    let mut queue = std::collections::VecDeque::from([name]);
+    via.insert(name, None);
+    let mut found: Option<(Name, Name)> = None;
+    'search: while let Some(p) = queue.pop_front() {
+        for s in by_head.get(&p).into_iter().flatten() {
+            if let Some(&e) = facts.effects_of(s).first() {
+                found = Some((p, e));
+                break 'search;
             }
-            for c in &s.calls {
-                if !via.contains_key(c) {
-                    via.insert(c.clone(), p.clone());
-                    queue.push_back(c.clone());
+            for &c in facts.calls_of(s) {
+                if let std::collections::hash_map::Entry::Vacant(v) = via.entry(c) {
+                    v.insert(Some(p));
+                    queue.push_back(c);
                 }
             }
         }
-        if found.is_some() {
-            break;
-        }
     }
     let (at, builtin) = found?;
-    let mut path = vec![at.clone()];
+    let mut path = vec![at];
     let mut p = at;
-    while let Some(prev) = via.get(&p).filter(|v| !v.is_empty()) {
-        path.push(prev.clone());
-        p = prev.clone();
+    while let Some(&Some(prev)) = via.get(&p) {
+        path.push(prev);
+        p = prev;
     }
     path.reverse();
-    Some((path, builtin))
+    let path = path
+        .iter()
+        .map(|&n| facts.names.text(n).to_string())
+        .collect();
+    Some((path, facts.names.text(builtin).to_string()))
 }
 
 /// The warnings about memoizing `name` by command (`--memo`, `:memo`; the
@@ -449,7 +512,11 @@ fn plural(n: u32) -> String {
 
 /// The names of the predicates something provides, sorted, each once.
 fn defined_names(facts: &Facts) -> Vec<String> {
-    let mut names: Vec<String> = facts.provided.iter().map(|p| p.0.clone()).collect();
+    let mut names: Vec<String> = facts
+        .provided
+        .iter()
+        .map(|p| facts.names.text(p.0).to_string())
+        .collect();
     names.sort();
     names.dedup();
     names
@@ -469,24 +536,25 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
     let can_provide =
         |p: &Pred| facts.provided.contains(p) || (facts.open_world && facts.data.contains(p));
     // The reference arity of each name: that of its first definition, else its first use.
-    let mut reference: HashMap<&str, &Use> = HashMap::new();
+    let mut reference: HashMap<Name, &Use, FastHash> = HashMap::default();
     for u in facts.uses.iter().filter(|u| !u.call) {
-        reference.entry(u.pred.0.as_str()).or_insert(u);
+        reference.entry(u.pred.0).or_insert(u);
     }
     for u in &facts.uses {
-        reference.entry(u.pred.0.as_str()).or_insert(u);
+        reference.entry(u.pred.0).or_insert(u);
     }
-    let defined_names = defined_names(facts);
+    // Only a warning uses the sorted names: made when the first is.
+    let mut defined: Option<Vec<String>> = None;
 
-    let mut reported: HashSet<(FileId, &Pred)> = HashSet::new();
+    let mut reported: HashSet<(FileId, Pred), FastHash> = HashSet::default();
     for u in &facts.uses {
         let Some(file) = u.file else { continue };
-        let Some(first) = reference.get(u.pred.0.as_str()) else {
+        let Some(first) = reference.get(&u.pred.0) else {
             continue;
         };
-        let (name, arity) = (&u.pred.0, u.pred.1);
+        let (name, arity) = (facts.names.text(u.pred.0), u.pred.1);
         if first.pred.1 != arity {
-            if !reported.insert((file, &u.pred)) {
+            if !reported.insert((file, u.pred)) {
                 continue;
             }
             let mut w = Warning {
@@ -521,7 +589,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
             }
             out.push(w);
         } else if u.call && !can_provide(&u.pred) && !facts.missing_module {
-            if !reported.insert((file, &u.pred)) {
+            if !reported.insert((file, u.pred)) {
                 continue;
             }
             let mut notes = vec![format!(
@@ -529,7 +597,8 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                  and it is not a built-in: the call always fails",
                 plural(arity)
             )];
-            notes.extend(did_you_mean(name, &defined_names));
+            let defined = defined.get_or_insert_with(|| defined_names(facts));
+            notes.extend(did_you_mean(name, defined));
             out.push(Warning {
                 kind: WarningKind::UnknownPredicate,
                 file,
@@ -547,13 +616,24 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
 
 // ------------------------------------------------------------------ per clause
 
+/// Buffers of [`free_variables`], kept across the clauses of a file.
+#[derive(Default)]
+struct FreeVars<'t> {
+    /// Binder scopes as a linked list in an arena: (name, enclosing scope).
+    scopes: Vec<(&'t str, Option<usize>)>,
+    work: Vec<(&'t Term, Option<usize>)>,
+    /// The result.
+    out: Vec<(&'t str, Span)>,
+}
+
 /// Every variable occurrence of a clause that is free in the clause (not
-/// bound by a `forall` / `exists` around it), with its span.
-fn free_variables(t: &Term) -> Vec<(&str, Span)> {
-    // Binder scopes as a linked list in an arena: (name, enclosing scope).
-    let mut scopes: Vec<(&str, Option<usize>)> = Vec::new();
-    let mut work: Vec<(&Term, Option<usize>)> = vec![(t, None)];
-    let mut out = Vec::new();
+/// bound by a `forall` / `exists` around it), with its span, into `fv.out`.
+fn free_variables<'t>(t: &'t Term, fv: &mut FreeVars<'t>) {
+    let FreeVars { scopes, work, out } = fv;
+    scopes.clear();
+    work.clear();
+    out.clear();
+    work.push((t, None));
     while let Some((t, scope)) = work.pop() {
         match &t.kind {
             TermKind::Var(v) => {
@@ -583,7 +663,6 @@ fn free_variables(t: &Term) -> Vec<(&str, Span)> {
             TermKind::Wildcard | TermKind::Name(_) | TermKind::Int(_) | TermKind::Str(_) => {}
         }
     }
-    out
 }
 
 fn singletons(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
@@ -595,16 +674,19 @@ fn singletons(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
         })
         .flatten()
         .collect();
+    let mut fv = FreeVars::default();
+    let mut count: HashMap<&str, usize, FastHash> = HashMap::default();
     for item in items {
         let (Item::Clause(t) | Item::Linear(t, _)) = item else {
             continue;
         };
-        let vars = free_variables(t);
-        let mut count: HashMap<&str, usize> = HashMap::new();
-        for (v, _) in &vars {
+        free_variables(t, &mut fv);
+        let vars = &fv.out;
+        count.clear();
+        for (v, _) in vars {
             *count.entry(v).or_insert(0) += 1;
         }
-        for (v, span) in &vars {
+        for (v, span) in vars {
             if count.get(v) == Some(&1) && !v.starts_with('_') && !params.contains(v) {
                 out.push(Warning {
                     kind: WarningKind::SingletonVariable,
@@ -622,12 +704,16 @@ fn singletons(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
 }
 
 fn unused_locals(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
-    let mut used: HashSet<&str> = HashSet::new();
+    if !items.iter().any(|i| matches!(i, Item::Local(..))) {
+        return;
+    }
+    let mut used: HashSet<&str, FastHash> = HashSet::default();
+    let mut work = Vec::new();
     for item in items {
         let (Item::Clause(t) | Item::Linear(t, _)) = item else {
             continue;
         };
-        let mut work = vec![t];
+        work.push(t);
         while let Some(t) = work.pop() {
             match &t.kind {
                 TermKind::Name(n) => {
@@ -713,10 +799,11 @@ fn shape(t: &Term) -> String {
 }
 
 fn duplicates(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
-    let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut seen: HashMap<String, Span, FastHash> = HashMap::default();
     for item in items {
         let Item::Clause(t) = item else { continue };
-        match seen.get(&shape(t)) {
+        let shape = shape(t);
+        match seen.get(&shape) {
             Some(first) => out.push(Warning {
                 kind: WarningKind::DuplicateClause,
                 file,
@@ -729,7 +816,7 @@ fn duplicates(file: FileId, items: &[Item], out: &mut Vec<Warning>) {
                 ],
             }),
             None => {
-                seen.insert(shape(t), t.span.clone());
+                seen.insert(shape, t.span.clone());
             }
         }
     }
