@@ -269,6 +269,11 @@ impl Machine {
                     };
                     self.cont = self.push_frame(action, self.cont);
                 }
+                Cell::Struct(a) => {
+                    // The block's length is known: no walk to find its end.
+                    let g = self.copy_block(t, a, a.ix() + c.len as usize, slots);
+                    self.push_solve(g, node, e);
+                }
                 g => {
                     let g = self.copy_template(t, g, slots);
                     self.push_solve(g, node, e);
@@ -437,33 +442,42 @@ impl Machine {
                     v
                 }
             },
-            Cell::Struct(a) => {
-                let start = a.ix();
-                let end = t.block_end(a);
-                let base = self.store.heap.len();
-                let heap = &mut self.store.heap.cells;
-                // One exact-size extend: no capacity check per cell.
-                let shift = (base as u32).wrapping_sub(start as u32);
-                heap.extend(
-                    t.cells[start..end]
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &cell)| match cell {
-                            Cell::Ref(s) => match slots[s.ix()] {
-                                Some(v) => v,
-                                None => {
-                                    let v = Cell::Ref(Addr((base + i) as u32));
-                                    slots[s.ix()] = Some(v);
-                                    v
-                                }
-                            },
-                            Cell::Struct(p) => Cell::Struct(Addr(p.0.wrapping_add(shift))),
-                            other => other,
-                        }),
-                );
-                Cell::Struct(Addr(base as u32))
-            }
+            Cell::Struct(a) => self.copy_block(t, a, t.block_end(a), slots),
             other => other,
         }
+    }
+
+    /// Copy the template's compound term at `a`, whose block of cells ends
+    /// at `end`, to the heap (as [`Self::copy_template`]).
+    fn copy_block(
+        &mut self,
+        t: &Template,
+        a: Addr,
+        end: usize,
+        slots: &mut [Option<Cell>],
+    ) -> Cell {
+        let start = a.ix();
+        let base = self.store.heap.len();
+        let heap = &mut self.store.heap.cells;
+        // One exact-size extend: no capacity check per cell.
+        let shift = (base as u32).wrapping_sub(start as u32);
+        heap.extend(
+            t.cells[start..end]
+                .iter()
+                .enumerate()
+                .map(|(i, &cell)| match cell {
+                    Cell::Ref(s) => match slots[s.ix()] {
+                        Some(v) => v,
+                        None => {
+                            let v = Cell::Ref(Addr((base + i) as u32));
+                            slots[s.ix()] = Some(v);
+                            v
+                        }
+                    },
+                    Cell::Struct(p) => Cell::Struct(Addr(p.0.wrapping_add(shift))),
+                    other => other,
+                }),
+        );
+        Cell::Struct(Addr(base as u32))
     }
 }
