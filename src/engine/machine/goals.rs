@@ -55,20 +55,9 @@ impl Machine {
             Cell::Atom(s) => (s, 0, Addr(0)),
             Cell::Struct(a) => match self.store.heap.get(a) {
                 Cell::Functor(f, n) => (f, n, Addr(a.0 + 1)),
-                _ => return Err(self.goal_error("corrupt term", g, origin)),
+                _ => return Err(self.not_a_goal(g, origin)),
             },
-            Cell::Ref(_) => {
-                return Err(self
-                    .goal_error("an unbound variable was called as a goal", g, origin)
-                    .note("bind the variable to a formula before calling it"))
-            }
-            _ => {
-                return Err(self.goal_error(
-                    format!("`{}` is not a formula and cannot be proved", self.show(g)),
-                    g,
-                    origin,
-                ))
-            }
+            _ => return Err(self.not_a_goal(g, origin)),
         };
         let arg = |m: &Machine, i: u32| m.store.heap.get(Addr(args.0 + i));
         match (f, n) {
@@ -151,61 +140,7 @@ impl Machine {
                 self.enter_scope(first, end, body, node, origin);
                 Ok(true)
             }
-            (sym::LOAD, 2) => {
-                let (m, body) = (arg(self, 0), arg(self, 1));
-                let m = self.store.deref(m);
-                let (name, margs) = match m {
-                    Cell::Atom(s) => (s, Vec::new()),
-                    Cell::Struct(a) => match self.store.heap.get(a) {
-                        Cell::Functor(s, k) => {
-                            (s, (0..k).map(|i| self.store.heap.arg(a, i)).collect())
-                        }
-                        _ => return Ok(false),
-                    },
-                    Cell::Ref(_) => {
-                        return Err(self.goal_error(
-                            "the module name in `--o` is an unbound variable",
-                            g,
-                            origin,
-                        ))
-                    }
-                    other => {
-                        return Err(self.goal_error(
-                            format!(
-                                "`{}` cannot be a module name in `--o`: use a name",
-                                self.show(other)
-                            ),
-                            g,
-                            origin,
-                        ))
-                    }
-                };
-                let mname = self.symbols.name(name).to_string();
-                let loaded = self.find_and_load(&mname).map_err(|mut e| {
-                    e.goal = Some(self.show(g));
-                    e.origin = self.origin_of(origin);
-                    e
-                })?;
-                if loaded.module.params.len() != margs.len() {
-                    return Err(self.goal_error(
-                        format!(
-                            "module `{mname}` takes {} parameter(s) but was given {}",
-                            loaded.module.params.len(),
-                            margs.len()
-                        ),
-                        g,
-                        origin,
-                    ));
-                }
-                let node = self.node(parent, Rule::Lolli, g, 0, 0);
-                let (first, end) = self.assume_module(&loaded, &margs, node);
-                if node != NONE {
-                    self.proof.nodes[node as usize].a = first;
-                    self.proof.nodes[node as usize].b = end;
-                }
-                self.enter_scope(first, end, body, node, origin);
-                Ok(true)
-            }
+            (sym::LOAD, 2) => self.load_goal(g, arg(self, 0), arg(self, 1), parent, origin),
             (sym::BANG, 1) => {
                 let a = arg(self, 0);
                 self.bang_node(g, a, parent, origin)
@@ -233,66 +168,9 @@ impl Machine {
                 Ok(true)
             }
             (sym::FORALL, 2) | (sym::EXISTS, 2) => {
-                let (b, body) = (arg(self, 0), arg(self, 1));
-                let Cell::Bound(id) = b else {
-                    return Err(self.goal_error("malformed quantifier", g, origin));
-                };
-                let witness = if f == sym::FORALL {
-                    let name = self
-                        .binder_names
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(sym::NIL);
-                    self.store.heap.new_eigen(name)
-                } else {
-                    self.store.heap.new_var()
-                };
-                let inst = self.substitute(body, id, witness);
-                let rule = if f == sym::FORALL {
-                    Rule::Forall
-                } else {
-                    Rule::Exists
-                };
-                let wi = self.proof.witnesses.len() as u32;
-                let node = self.node(parent, rule, g, wi, 0);
-                if node != NONE {
-                    self.proof.witnesses.push(witness);
-                }
-                self.push_solve(inst, node, origin);
-                Ok(true)
+                self.quantifier_goal(g, f, arg(self, 0), arg(self, 1), parent, origin)
             }
-            (sym::APPLY, _) if n >= 1 => {
-                let head = self.store.deref(arg(self, 0));
-                let mut all: Vec<Cell> = Vec::new();
-                let name = match head {
-                    Cell::Atom(s) => s,
-                    Cell::Struct(a) => match self.store.heap.get(a) {
-                        Cell::Functor(s, k) => {
-                            all.extend((0..k).map(|i| self.store.heap.arg(a, i)));
-                            s
-                        }
-                        _ => return Ok(false),
-                    },
-                    Cell::Ref(_) => {
-                        return Err(self.goal_error(
-                            "an unbound variable was called as a goal",
-                            g,
-                            origin,
-                        ))
-                    }
-                    other => {
-                        return Err(self.goal_error(
-                            format!("`{}` cannot be applied to arguments", self.show(other)),
-                            g,
-                            origin,
-                        ))
-                    }
-                };
-                all.extend((1..n).map(|i| arg(self, i)));
-                let goal = self.store.heap.new_struct(name, &all);
-                self.push_solve(goal, parent, origin);
-                Ok(true)
-            }
+            (sym::APPLY, _) if n >= 1 => self.apply_goal(g, args, n, parent, origin),
             _ => {
                 if let Some(b) = self.builtin_of(f, n) {
                     self.inferences += 1;
@@ -325,6 +203,154 @@ impl Machine {
                 self.call(g, cursor, parent, origin)
             }
         }
+    }
+
+    /// The error for a goal that is not a formula (kept out of
+    /// [`Self::solve`], as are the rare connectives below, so that its
+    /// common path stays small).
+    #[cold]
+    #[inline(never)]
+    fn not_a_goal(&self, g: Cell, origin: u32) -> RuntimeError {
+        match g {
+            Cell::Struct(_) => self.goal_error("corrupt term", g, origin),
+            Cell::Ref(_) => self
+                .goal_error("an unbound variable was called as a goal", g, origin)
+                .note("bind the variable to a formula before calling it"),
+            _ => self.goal_error(
+                format!("`{}` is not a formula and cannot be proved", self.show(g)),
+                g,
+                origin,
+            ),
+        }
+    }
+
+    /// `M --o G`: load module `m` (a name, or a name applied to the
+    /// module's parameters) for the proof of `body`.
+    #[inline(never)]
+    fn load_goal(&mut self, g: Cell, m: Cell, body: Cell, parent: u32, origin: u32) -> Step {
+        let m = self.store.deref(m);
+        let (name, margs) = match m {
+            Cell::Atom(s) => (s, Vec::new()),
+            Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(s, k) => (s, (0..k).map(|i| self.store.heap.arg(a, i)).collect()),
+                _ => return Ok(false),
+            },
+            Cell::Ref(_) => {
+                return Err(self.goal_error(
+                    "the module name in `--o` is an unbound variable",
+                    g,
+                    origin,
+                ))
+            }
+            other => {
+                return Err(self.goal_error(
+                    format!(
+                        "`{}` cannot be a module name in `--o`: use a name",
+                        self.show(other)
+                    ),
+                    g,
+                    origin,
+                ))
+            }
+        };
+        let mname = self.symbols.name(name).to_string();
+        let loaded = self.find_and_load(&mname).map_err(|mut e| {
+            e.goal = Some(self.show(g));
+            e.origin = self.origin_of(origin);
+            e
+        })?;
+        if loaded.module.params.len() != margs.len() {
+            return Err(self.goal_error(
+                format!(
+                    "module `{mname}` takes {} parameter(s) but was given {}",
+                    loaded.module.params.len(),
+                    margs.len()
+                ),
+                g,
+                origin,
+            ));
+        }
+        let node = self.node(parent, Rule::Lolli, g, 0, 0);
+        let (first, end) = self.assume_module(&loaded, &margs, node);
+        if node != NONE {
+            self.proof.nodes[node as usize].a = first;
+            self.proof.nodes[node as usize].b = end;
+        }
+        self.enter_scope(first, end, body, node, origin);
+        Ok(true)
+    }
+
+    /// `forall x \ G` (`f` is `forall`) or `exists x \ G`: `G` with a fresh
+    /// constant, or a fresh variable, for the bound name `b`.
+    #[inline(never)]
+    fn quantifier_goal(
+        &mut self,
+        g: Cell,
+        f: SymId,
+        b: Cell,
+        body: Cell,
+        parent: u32,
+        origin: u32,
+    ) -> Step {
+        let Cell::Bound(id) = b else {
+            return Err(self.goal_error("malformed quantifier", g, origin));
+        };
+        let witness = if f == sym::FORALL {
+            let name = self
+                .binder_names
+                .get(id as usize)
+                .copied()
+                .unwrap_or(sym::NIL);
+            self.store.heap.new_eigen(name)
+        } else {
+            self.store.heap.new_var()
+        };
+        let inst = self.substitute(body, id, witness);
+        let rule = if f == sym::FORALL {
+            Rule::Forall
+        } else {
+            Rule::Exists
+        };
+        let wi = self.proof.witnesses.len() as u32;
+        let node = self.node(parent, rule, g, wi, 0);
+        if node != NONE {
+            self.proof.witnesses.push(witness);
+        }
+        self.push_solve(inst, node, origin);
+        Ok(true)
+    }
+
+    /// A variable application `$apply(F, a1, .., an)` (arguments from
+    /// `args`, `n` of them with `F`): the atom it denotes once `F` is bound.
+    #[inline(never)]
+    fn apply_goal(&mut self, g: Cell, args: Addr, n: u32, parent: u32, origin: u32) -> Step {
+        let arg = |m: &Machine, i: u32| m.store.heap.get(Addr(args.0 + i));
+        let head = self.store.deref(arg(self, 0));
+        let mut all: Vec<Cell> = Vec::new();
+        let name = match head {
+            Cell::Atom(s) => s,
+            Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(s, k) => {
+                    all.extend((0..k).map(|i| self.store.heap.arg(a, i)));
+                    s
+                }
+                _ => return Ok(false),
+            },
+            Cell::Ref(_) => {
+                return Err(self.goal_error("an unbound variable was called as a goal", g, origin))
+            }
+            other => {
+                return Err(self.goal_error(
+                    format!("`{}` cannot be applied to arguments", self.show(other)),
+                    g,
+                    origin,
+                ))
+            }
+        };
+        all.extend((1..n).map(|i| arg(self, i)));
+        let goal = self.store.heap.new_struct(name, &all);
+        self.push_solve(goal, parent, origin);
+        Ok(true)
     }
 
     #[inline]
