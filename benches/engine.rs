@@ -52,7 +52,13 @@ fn nat(store: &mut Store, n: &Names, k: u32) -> Cell {
 
 /// The index keys of the atom `atom` on the store's heap.
 fn keys(store: &Store, atom: Cell, scratch: &mut Vec<Cell>) -> ((SymId, u32), Keys) {
-    keys_of(&store.heap.cells, |c| store.heap.deref(c), atom, scratch)
+    keys_of(
+        &store.heap.cells,
+        &store.heap.digests,
+        |c| store.heap.deref(c),
+        atom,
+        scratch,
+    )
 }
 
 /// Add `atom` to the context as a linear resource or an unbounded clause,

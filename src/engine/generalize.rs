@@ -70,7 +70,7 @@ pub fn template_of_heap(
     let mut scratch = Vec::new();
     let keys = alts
         .iter()
-        .map(|a| head_keys(&cells, |c| c, a.head, &mut scratch))
+        .map(|a| head_keys(&cells, &[], |c| c, a.head, &mut scratch))
         .collect();
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
     let tpl = Template {

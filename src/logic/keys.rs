@@ -5,8 +5,8 @@
 //! by key before they are unified.  A key is only a filter: candidates are
 //! always unified afterwards, so a hash collision costs time, never answers.
 
-use crate::term::cell::Hasher64;
-use crate::term::{Cell, SymId};
+use crate::term::cell::{Digest, Hasher64, SeqHash};
+use crate::term::{Addr, Cell, SymId};
 
 /// How many leading arguments are indexed.
 pub const MAX_ARGS: usize = 3;
@@ -63,6 +63,7 @@ pub fn first_sig(cells: &[Cell], c: Cell) -> u32 {
 /// unbound).  `scratch` is a reusable stack.
 pub fn keys_of(
     cells: &[Cell],
+    digests: &[Digest],
     deref: impl Fn(Cell) -> Cell,
     atom: Cell,
     scratch: &mut Vec<Cell>,
@@ -83,7 +84,7 @@ pub fn keys_of(
             whole.add(5, ((f.0 as u64) << 32) | n as u64);
             let mut ground = true;
             for i in 0..n as usize {
-                let h = term_hash(cells, &deref, cells[a.ix() + 1 + i], scratch);
+                let h = term_hash(cells, digests, &deref, cells[a.ix() + 1 + i], scratch);
                 if i < MAX_ARGS {
                     keys.args[i] = h;
                 }
@@ -105,11 +106,12 @@ pub fn keys_of(
 /// (calls compute theirs only when the index needs it).
 pub fn head_keys(
     cells: &[Cell],
+    digests: &[Digest],
     deref: impl Fn(Cell) -> Cell,
     atom: Cell,
     scratch: &mut Vec<Cell>,
 ) -> ((SymId, u32), Keys) {
-    let (pred, mut keys) = keys_of(cells, &deref, atom, scratch);
+    let (pred, mut keys) = keys_of(cells, digests, &deref, atom, scratch);
     if let Cell::Struct(a) = deref(atom) {
         if pred.1 > 0 {
             keys.first = first_sig(cells, deref(cells[a.ix() + 1]));
@@ -118,14 +120,20 @@ pub fn head_keys(
     (pred, keys)
 }
 
-/// Hash of a ground term (`None` if it has a variable).
+/// Hash of a ground term (`None` if it has a variable).  The cells are
+/// visited in preorder and summed by a [`SeqHash`]; a compound with a
+/// digest in `digests` (shared ground terms of the heap, see
+/// [`Heap::digests`](crate::term::Heap::digests)) joins the sum in one step
+/// with the same result, so where the term is stored never changes its hash.
 pub fn term_hash(
     cells: &[Cell],
+    digests: &[Digest],
     deref: &impl Fn(Cell) -> Cell,
     c: Cell,
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
-    let mut h = Hasher64::new();
+    let digest = |a: Addr| digests.get(a.ix()).copied().filter(|d| d.pow != 0);
+    let mut h = SeqHash::new();
     // Constants, and chains of one-argument terms ending in one (numerals
     // like `s (s z)`), need no stack; the hash is the same as the general
     // loop's below, which visits cells in the same order.
@@ -143,13 +151,19 @@ pub fn term_hash(
                 return Some(h.finish());
             }
             Cell::Ref(_) | Cell::Bound(_) => return None,
-            Cell::Struct(a) => match cells[a.ix()] {
-                Cell::Functor(f, 1) => {
-                    h.add(5, ((f.0 as u64) << 32) | 1);
-                    c = deref(cells[a.ix() + 1]);
+            Cell::Struct(a) => {
+                if let Some(d) = digest(a) {
+                    h.add_digest(d);
+                    return Some(h.finish());
                 }
-                _ => break,
-            },
+                match cells[a.ix()] {
+                    Cell::Functor(f, 1) => {
+                        h.add(5, ((f.0 as u64) << 32) | 1);
+                        c = deref(cells[a.ix() + 1]);
+                    }
+                    _ => break,
+                }
+            }
             _ => break,
         }
     }
@@ -166,6 +180,10 @@ pub fn term_hash(
             Cell::Eigen(e) => h.add(4, e as u64),
             Cell::Functor(f, n) => h.add(5, ((f.0 as u64) << 32) | n as u64),
             Cell::Struct(a) => {
+                if let Some(d) = digest(a) {
+                    h.add_digest(d);
+                    continue;
+                }
                 let Cell::Functor(f, n) = cells[a.ix()] else {
                     return None;
                 };
@@ -177,4 +195,37 @@ pub fn term_hash(
         }
     }
     Some(h.finish())
+}
+
+/// The digest of the ground compound at `a` whose arguments are constants
+/// or compounds with digests (a shared fact's subterm, visited after its
+/// arguments); `None` otherwise.  Agrees with [`term_hash`]'s visit.
+pub fn compound_digest(cells: &[Cell], digests: &[Digest], a: Addr) -> Option<Digest> {
+    let Cell::Functor(f, n) = cells[a.ix()] else {
+        return None;
+    };
+    let mut h = SeqHash::new();
+    let mut pow = SeqHash::P;
+    h.add(5, ((f.0 as u64) << 32) | n as u64);
+    for &arg in &cells[a.ix() + 1..a.ix() + 1 + n as usize] {
+        let (tag, word) = match arg {
+            Cell::Atom(s) => (1, s.0 as u64),
+            Cell::Int(i) => (2, i as u64),
+            Cell::Str(s) => (3, s.0 as u64),
+            Cell::Eigen(e) => (4, e as u64),
+            Cell::Struct(p) => {
+                let d = digests.get(p.ix()).copied().filter(|d| d.pow != 0)?;
+                h.add_digest(d);
+                pow = pow.wrapping_mul(d.pow);
+                continue;
+            }
+            Cell::Ref(_) | Cell::Bound(_) | Cell::Functor(..) => return None,
+        };
+        h.add(tag, word);
+        pow = pow.wrapping_mul(SeqHash::P);
+    }
+    Some(Digest {
+        hash: h.state(),
+        pow,
+    })
 }

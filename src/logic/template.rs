@@ -188,7 +188,7 @@ impl<'a> Compiler<'a> {
         let mut scratch = Vec::new();
         let keys = alts
             .iter()
-            .map(|a| head_keys(&cells, |c| c, a.head, &mut scratch))
+            .map(|a| head_keys(&cells, &[], |c| c, a.head, &mut scratch))
             .collect();
         let conjuncts = conjuncts_of(&cells, &alts);
         Ok(Template {

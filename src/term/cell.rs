@@ -21,6 +21,11 @@
 //! - An `Eigen(e)` cell is a fresh constant made by `forall` during search; a
 //!   variable older than the constant may not be bound to a term containing it
 //!   (the eigenvariable condition).  Its birth address is kept in [`Heap::eigens`].
+//! - [`Heap::digests`]`[a]`, when set (nonzero `pow`), is the [`Digest`] of
+//!   the ground compound whose functor cell is at `a`.  Only the compounds
+//!   of ground facts shared at load time get one; a ground compound's cells
+//!   never change, and the table is truncated with the heap, so an entry
+//!   never outlives its term.
 
 use super::symbols::{StrId, SymId};
 
@@ -83,6 +88,9 @@ pub struct Heap {
     /// Variables whose age was lowered, with the age (see
     /// [`Heap::age`]); every change trailed.
     pub lowered: std::collections::HashMap<Addr, u32, FastHash>,
+    /// Digests of shared ground compounds, by address (see the module
+    /// invariants); shorter than the heap, unset entries are zero.
+    pub digests: Vec<Digest>,
 }
 
 impl Heap {
@@ -266,6 +274,76 @@ impl Heap {
     pub fn truncate(&mut self, len: usize, eigens: usize) {
         self.cells.truncate(len);
         self.eigens.truncate(eigens);
+        if self.digests.len() > len {
+            self.digests.truncate(len);
+        }
+    }
+
+    /// The digest of the compound at `a`, if it has one.
+    #[inline]
+    pub fn digest(&self, a: Addr) -> Option<Digest> {
+        self.digests.get(a.ix()).copied().filter(|d| d.pow != 0)
+    }
+
+    /// Record the digest of the ground compound at `a`.
+    pub fn set_digest(&mut self, a: Addr, d: Digest) {
+        if self.digests.len() <= a.ix() {
+            self.digests.resize(a.ix() + 1, Digest::default());
+        }
+        self.digests[a.ix()] = d;
+    }
+}
+
+/// A hash of a sequence of tagged words that is linear in the sequence
+/// (Horner's rule, `state = (state + word) * P`): hashing `A` then `B` from
+/// a state `s` gives `s * P^|B| + H(B)`, where `H(B)` is `B`'s hash from 0.
+/// So a term whose [`Digest`] (`H` and `P^len` of its cells) is known joins
+/// a running hash in one step, with the same result as visiting its cells.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeqHash(u64);
+
+/// A term's cells summarised for [`SeqHash`]: their hash from 0 and
+/// `P^len`.  `pow` is odd, so never 0 (0 marks "no digest").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Digest {
+    /// `H` of the cells, from state 0.
+    pub hash: u64,
+    /// `P` to the number of cells.
+    pub pow: u64,
+}
+
+impl SeqHash {
+    /// The multiplier (odd).
+    pub const P: u64 = 0x9e37_79b9_7f4a_7c15;
+    /// State 0.
+    #[inline]
+    pub fn new() -> Self {
+        SeqHash(0)
+    }
+    /// Add a tagged word (tag folded into the top bits, as [`Hasher64::add`]).
+    #[inline]
+    pub fn add(&mut self, tag: u64, word: u64) {
+        let w = word ^ tag.rotate_right(6);
+        self.0 = self.0.wrapping_add(w).wrapping_mul(Self::P);
+    }
+    /// Add the cells a digest summarises.
+    #[inline]
+    pub fn add_digest(&mut self, d: Digest) {
+        self.0 = self.0.wrapping_mul(d.pow).wrapping_add(d.hash);
+    }
+    /// The state, as the `hash` of a digest.
+    #[inline]
+    pub fn state(self) -> u64 {
+        self.0
+    }
+    /// The final value, mixed so that every bit depends on every word.
+    #[inline]
+    pub fn finish(self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 29;
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 32;
+        x
     }
 }
 

@@ -194,7 +194,7 @@ impl Machine {
                 let cursor = self.ctx.lookup(
                     (f, n),
                     8,
-                    || keys_of(&heap.cells, |c| heap.deref(c), g, scratch).1,
+                    || keys_of(&heap.cells, &heap.digests, |c| heap.deref(c), g, scratch).1,
                     || match n {
                         0 => 0,
                         _ => first_sig(&heap.cells, heap.deref(heap.get(args))),

@@ -4,6 +4,8 @@
 
 #[allow(unused_imports)]
 use super::*;
+use crate::logic::keys::compound_digest;
+use crate::term::Heap;
 
 /// The parsed items of a program text.
 pub type Parsed = Rc<Vec<crate::syntax::Item>>;
@@ -161,7 +163,7 @@ impl Machine {
                     let start = self.store.heap.len();
                     if let Cell::Struct(a) = self.copy_template(&t, t.root, &mut []) {
                         self.ctx.entries[e as usize].ground = a.0;
-                        shared.share(&mut self.store.heap.cells, start);
+                        shared.share(&mut self.store.heap, start);
                     }
                 }
             }
@@ -239,20 +241,23 @@ impl SharedTerms {
     /// offsets in its block); only argument pointers are redirected, so a
     /// duplicate subterm of this block is left unreferenced.  A fact
     /// without compound arguments (`item 3 10`) costs no lookup.
-    fn share(&mut self, cells: &mut [Cell], start: usize) {
+    ///
+    /// Every compound argument kept gets its digest in the heap (see
+    /// [`Heap::digests`]), so index keys hash a shared term in one step.
+    fn share(&mut self, heap: &mut Heap, start: usize) {
         use std::collections::hash_map::Entry;
         use std::hash::BuildHasher;
-        let end = cells.len();
+        let end = heap.cells.len();
         self.moved.clear();
         self.moved.resize(end - start, None);
         // Arguments lie after their compound: from the end, every compound
         // is reached after the compounds it contains.
         for a in (start..end).rev() {
-            let Cell::Functor(_, n) = cells[a] else {
+            let Cell::Functor(_, n) = heap.cells[a] else {
                 continue;
             };
             let block = a..a + 1 + n as usize;
-            for arg in &mut cells[a + 1..block.end] {
+            for arg in &mut heap.cells[a + 1..block.end] {
                 if let Cell::Struct(p) = *arg {
                     if let Some(Some(q)) = p.ix().checked_sub(start).map(|o| self.moved[o]) {
                         *arg = Cell::Struct(q);
@@ -262,6 +267,7 @@ impl SharedTerms {
             if a == start {
                 break; // the term itself is not an argument
             }
+            let cells = &heap.cells;
             let h = crate::term::cell::FastHash.hash_one(&cells[block.clone()]);
             match self.by_hash.entry(h) {
                 Entry::Vacant(v) => {
@@ -273,8 +279,12 @@ impl SharedTerms {
                     // a collision: then this one is simply not shared).
                     if cells[q..q + block.len()] == cells[block] {
                         self.moved[a - start] = Some(Addr(q as u32));
+                        continue;
                     }
                 }
+            }
+            if let Some(d) = compound_digest(cells, &heap.digests, Addr(a as u32)) {
+                heap.set_digest(Addr(a as u32), d);
             }
         }
     }
@@ -283,7 +293,8 @@ impl SharedTerms {
 #[cfg(test)]
 mod tests {
     use super::SharedTerms;
-    use crate::term::{Addr, Cell, SymId};
+    use crate::logic::keys::term_hash;
+    use crate::term::{Addr, Cell, Heap, SymId};
 
     /// Push `f (s (s z)) (s z)` built as a fresh block (as a load copies a
     /// ground fact); its address.
@@ -309,18 +320,64 @@ mod tests {
 
     #[test]
     fn equal_subterms_of_ground_facts_become_one_term() {
-        let mut cells = vec![Cell::Atom(SymId(0))];
+        let mut heap = Heap::new();
+        heap.cells.push(Cell::Atom(SymId(0)));
         let mut shared = SharedTerms::default();
-        let first = push_fact(&mut cells);
-        shared.share(&mut cells, first);
+        let first = push_fact(&mut heap.cells);
+        shared.share(&mut heap, first);
+        let cells = &heap.cells;
         // Inside one fact: the `s z` in `s (s z)` is the second argument.
         assert_eq!(cells[first + 4], cells[first + 2]);
-        let second = push_fact(&mut cells);
-        shared.share(&mut cells, second);
+        let second = push_fact(&mut heap.cells);
+        shared.share(&mut heap, second);
+        let cells = &heap.cells;
         // Across facts: both arguments are the first fact's terms.
         assert_eq!(cells[second + 1], cells[first + 1]);
         assert_eq!(cells[second + 2], cells[first + 2]);
         // The facts' own top cells stay where they were built.
         assert_eq!(cells[second], Cell::Functor(SymId(100), 2));
+    }
+
+    #[test]
+    fn shared_terms_hash_as_their_cells_do() {
+        let mut heap = Heap::new();
+        let first = push_fact(&mut heap.cells);
+        // The same fact, not shared: its subterms have no digests.
+        let plain = push_fact(&mut heap.cells);
+        SharedTerms::default().share(&mut heap, first);
+        for arg in 1..=2 {
+            let with = heap.cells[first + arg];
+            let without = heap.cells[plain + arg];
+            let Cell::Struct(a) = with else {
+                panic!("a compound argument")
+            };
+            assert!(heap.digest(a).is_some());
+            assert!(heap.digest(Addr((plain + arg) as u32)).is_none());
+            let mut stack = Vec::new();
+            let hash = |c, digests: &[_], stack: &mut Vec<Cell>| {
+                term_hash(&heap.cells, digests, &|c| c, c, stack)
+            };
+            let expected = hash(without, &[], &mut stack);
+            assert!(expected.is_some());
+            assert_eq!(hash(with, &heap.digests, &mut stack), expected);
+        }
+        // `s (s z)` built around the shared `s z` hashes as the plain one.
+        let at = Addr(heap.cells.len() as u32);
+        heap.cells.push(Cell::Functor(SymId(101), 1));
+        heap.cells.push(heap.cells[first + 2]);
+        let mut stack = Vec::new();
+        let around = term_hash(
+            &heap.cells,
+            &heap.digests,
+            &|c| c,
+            Cell::Struct(at),
+            &mut stack,
+        );
+        let plain_one = term_hash(&heap.cells, &[], &|c| c, heap.cells[plain + 1], &mut stack);
+        assert_eq!(around, plain_one);
+        assert!(around.is_some());
+        // Truncating the heap drops the digests above the new length.
+        heap.truncate(first + 1, 0);
+        assert!(heap.digests.len() <= first + 1);
     }
 }

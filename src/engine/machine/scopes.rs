@@ -288,7 +288,13 @@ impl Machine {
             let alt = &mut self.ctx.heap_alts[(start + k) as usize];
             let (pred, keys) = {
                 let heap = &self.store.heap;
-                head_keys(&heap.cells, |c| heap.deref(c), alt.head, &mut self.scratch)
+                head_keys(
+                    &heap.cells,
+                    &heap.digests,
+                    |c| heap.deref(c),
+                    alt.head,
+                    &mut self.scratch,
+                )
             };
             alt.ground = keys.whole.is_some();
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
