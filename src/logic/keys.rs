@@ -132,7 +132,7 @@ pub fn term_hash(
     c: Cell,
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
-    let digest = |a: Addr| digests.get(a.ix()).copied().filter(|d| d.pow != 0);
+    let digest = |a: Addr| Digest::at(digests, a);
     let mut h = SeqHash::new();
     // Constants, and chains of one-argument terms ending in one (numerals
     // like `s (s z)`), need no stack; the hash is the same as the general
@@ -214,7 +214,7 @@ pub fn compound_digest(cells: &[Cell], digests: &[Digest], a: Addr) -> Option<Di
             Cell::Str(s) => (3, s.0 as u64),
             Cell::Eigen(e) => (4, e as u64),
             Cell::Struct(p) => {
-                let d = digests.get(p.ix()).copied().filter(|d| d.pow != 0)?;
+                let d = Digest::at(digests, p)?;
                 h.add_digest(d);
                 pow = pow.wrapping_mul(d.pow);
                 continue;

@@ -282,7 +282,7 @@ impl Heap {
     /// The digest of the compound at `a`, if it has one.
     #[inline]
     pub fn digest(&self, a: Addr) -> Option<Digest> {
-        self.digests.get(a.ix()).copied().filter(|d| d.pow != 0)
+        Digest::at(&self.digests, a)
     }
 
     /// Record the digest of the ground compound at `a`.
@@ -310,6 +310,15 @@ pub struct Digest {
     pub hash: u64,
     /// `P` to the number of cells.
     pub pow: u64,
+}
+
+impl Digest {
+    /// The digest recorded for address `a` in a table like
+    /// [`Heap::digests`], if any.
+    #[inline]
+    pub fn at(digests: &[Digest], a: Addr) -> Option<Digest> {
+        digests.get(a.ix()).copied().filter(|d| d.pow != 0)
+    }
 }
 
 impl SeqHash {
