@@ -329,11 +329,10 @@ impl SeqHash {
     pub fn new() -> Self {
         SeqHash(0)
     }
-    /// Add a tagged word (tag folded into the top bits, as [`Hasher64::add`]).
+    /// Add a tagged word (the tag folded into its top bits, as [`Hasher64::add`]).
     #[inline]
     pub fn add(&mut self, tag: u64, word: u64) {
-        let w = word ^ tag.rotate_right(6);
-        self.0 = self.0.wrapping_add(w).wrapping_mul(Self::P);
+        self.0 = self.0.wrapping_add(tagged(tag, word)).wrapping_mul(Self::P);
     }
     /// Add the cells a digest summarises.
     #[inline]
@@ -348,11 +347,7 @@ impl SeqHash {
     /// The final value, mixed so that every bit depends on every word.
     #[inline]
     pub fn finish(self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 29;
-        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x ^= x >> 32;
-        x
+        avalanche(self.0)
     }
 }
 
@@ -377,18 +372,29 @@ impl Hasher64 {
     /// word's top bits: one multiply per word).
     #[inline]
     pub fn add(&mut self, tag: u64, word: u64) {
-        let w = word ^ tag.rotate_right(6);
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+        self.0 = (self.0.rotate_left(5) ^ tagged(tag, word)).wrapping_mul(Self::K);
     }
     /// The final value.
     #[inline]
     pub fn finish(self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x
+        avalanche(self.0)
     }
+}
+
+/// A word with a small tag folded into its top bits.
+#[inline]
+fn tagged(tag: u64, word: u64) -> u64 {
+    word ^ tag.rotate_right(6)
+}
+
+/// The final mix of [`Hasher64`] and [`SeqHash`]: every bit of the result
+/// depends on every bit of `x`.
+#[inline]
+fn avalanche(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
 }
 
 /// A `BuildHasher` for `HashMap`s keyed by small integers and hashes.
