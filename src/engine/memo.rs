@@ -75,27 +75,73 @@ pub struct MemoStats {
 
 /// One generation of failed keys, stored compactly.
 ///
-/// Invariant: `words` holds each key as `[next, goal, nlinear, nunbounded,
-/// linear ids.., unbounded ids..]`, where `goal` is the call's id in this
-/// generation's `goals` (the call's canonical tokens are stored once there,
-/// however many contexts it failed in) and `next` chains the keys of one
-/// hash: `heads` maps a key hash to the offset of the newest key with it,
-/// and `next` is `END` after the oldest.  Dropping a generation drops its
-/// keys and the calls they name together.
+/// Invariant: `bytes` holds each key as `[next: u32 LE][goal][len][ids]`,
+/// where `goal` is the call's id in this generation's `goals` (the call's
+/// canonical tokens are stored once there, however many contexts it failed
+/// in), `len` the length of `ids`, both as [`put_varint`]s, and `ids` the
+/// key's resource ids as [`encode_ids`] writes them.  `next` chains the
+/// keys of one hash: `heads` maps a key hash to the offset of the newest
+/// key with it, and `next` is `END` after the oldest.  Dropping a
+/// generation drops its keys and the calls they name together.
 #[derive(Clone, Debug, Default)]
 struct Generation {
-    words: Vec<u32>,
+    bytes: Vec<u8>,
     heads: HashMap<u64, u32, FastHash>,
     goals: HashMap<Box<[u64]>, u32, FastHash>,
     len: usize,
 }
 
-/// The end of a hash chain in [`Generation::words`].
+/// The end of a hash chain in [`Generation::bytes`].
 const END: u32 = u32::MAX;
 
+/// Append `x` in LEB128: seven bits per byte, low bits first, the high bit
+/// set on every byte but the last.
+fn put_varint(out: &mut Vec<u8>, mut x: u32) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Read a [`put_varint`] at `*at`, moving `*at` past it.
+fn get_varint(bytes: &[u8], at: &mut usize) -> u32 {
+    let mut x = 0u32;
+    let mut shift = 0;
+    loop {
+        let b = bytes[*at];
+        *at += 1;
+        x |= ((b & 0x7f) as u32) << shift;
+        if b < 0x80 {
+            return x;
+        }
+        shift += 7;
+    }
+}
+
+/// The resource part of a key as bytes: the number of linear ids, then
+/// the linear and the unbounded ids (each list sorted) as differences from
+/// the previous id of their list (the first from 0), all [`put_varint`]s.
+/// Resource terms are numbered densely, so most differences take one byte:
+/// a key of 33 resources takes 34 bytes here instead of 132 as `u32`s.  The
+/// encoding is one-to-one given its length, so keys compare as bytes.
+fn encode_ids(out: &mut Vec<u8>, linear: &[u32], unbounded: &[u32]) {
+    out.clear();
+    put_varint(out, linear.len() as u32);
+    for ids in [linear, unbounded] {
+        let mut prev = 0;
+        for &id in ids {
+            debug_assert!(id >= prev, "ids must be sorted");
+            put_varint(out, id - prev);
+            prev = id;
+        }
+    }
+}
+
 impl Generation {
-    /// Whether this generation holds the key with these parts under `hash`.
-    fn contains(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
+    /// Whether this generation holds the key of call `goal` (its tokens)
+    /// with resource part `ids` (see [`encode_ids`]) under `hash`.
+    fn contains(&self, hash: u64, goal: &[u64], ids: &[u8]) -> bool {
         let Some(&first) = self.heads.get(&hash) else {
             return false;
         };
@@ -105,31 +151,33 @@ impl Generation {
         let mut at = first;
         while at != END {
             let k = at as usize;
-            let (nl, nu) = (self.words[k + 2] as usize, self.words[k + 3] as usize);
-            let ids = &self.words[k + 4..k + 4 + nl + nu];
-            if self.words[k + 1] == goal
-                && nl == linear.len()
-                && nu == unbounded.len()
-                && ids[..nl] == *linear
-                && ids[nl..] == *unbounded
-            {
-                return true;
+            let mut p = k + 4;
+            if get_varint(&self.bytes, &mut p) == goal {
+                let len = get_varint(&self.bytes, &mut p) as usize;
+                if self.bytes[p..p + len] == *ids {
+                    return true;
+                }
             }
-            at = self.words[k];
+            at = u32::from_le_bytes(self.bytes[k..k + 4].try_into().expect("4 bytes"));
         }
         false
     }
 
-    /// Add a key (not already held).
-    fn push(&mut self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) {
+    /// Whether one more key of `ids.len()` bytes fits the `u32` offsets.
+    fn has_room(&self, ids: &[u8]) -> bool {
+        self.bytes.len() + ids.len() + 16 < END as usize
+    }
+
+    /// Add a key (not already held; `has_room` said it fits).
+    fn push(&mut self, hash: u64, goal: &[u64], ids: &[u8]) {
         let next_goal = self.goals.len() as u32;
         let goal = *self.goals.entry(goal.into()).or_insert(next_goal);
-        let at = self.words.len() as u32;
+        let at = self.bytes.len() as u32;
         let next = self.heads.insert(hash, at).unwrap_or(END);
-        self.words
-            .extend_from_slice(&[next, goal, linear.len() as u32, unbounded.len() as u32]);
-        self.words.extend_from_slice(linear);
-        self.words.extend_from_slice(unbounded);
+        self.bytes.extend_from_slice(&next.to_le_bytes());
+        put_varint(&mut self.bytes, goal);
+        put_varint(&mut self.bytes, ids.len() as u32);
+        self.bytes.extend_from_slice(ids);
         self.len += 1;
     }
 }
@@ -160,6 +208,7 @@ struct Scratch {
     stack: Vec<Cell>,
     linear: Vec<u32>,
     unbounded: Vec<u32>,
+    ids: Vec<u8>,
 }
 
 impl Scratch {
@@ -236,8 +285,14 @@ impl MemoTable {
     /// call's canonical tokens and the sorted ids of the usable linear
     /// resources and of the assumed unbounded clauses.
     pub fn contains(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
-        self.newer.contains(hash, goal, linear, unbounded)
-            || self.older.contains(hash, goal, linear, unbounded)
+        let mut ids = Vec::new();
+        encode_ids(&mut ids, linear, unbounded);
+        self.contains_ids(hash, goal, &ids)
+    }
+
+    /// [`MemoTable::contains`] with the resource part encoded.
+    fn contains_ids(&self, hash: u64, goal: &[u64], ids: &[u8]) -> bool {
+        self.newer.contains(hash, goal, ids) || self.older.contains(hash, goal, ids)
     }
 
     /// Whether any key has this hash (a cheap first test).
@@ -247,14 +302,21 @@ impl MemoTable {
 
     /// Record a failed key (parts as for [`MemoTable::contains`]).
     pub fn insert(&mut self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) {
-        if self.contains(hash, goal, linear, unbounded) {
+        let mut ids = Vec::new();
+        encode_ids(&mut ids, linear, unbounded);
+        self.insert_ids(hash, goal, &ids);
+    }
+
+    /// [`MemoTable::insert`] with the resource part encoded.
+    fn insert_ids(&mut self, hash: u64, goal: &[u64], ids: &[u8]) {
+        if self.contains_ids(hash, goal, ids) {
             return;
         }
-        if self.newer.len >= self.limit / 2 {
+        if self.newer.len >= self.limit / 2 || !self.newer.has_room(ids) {
             self.stats.evicted += self.older.len as u64;
             self.older = std::mem::take(&mut self.newer);
         }
-        self.newer.push(hash, goal, linear, unbounded);
+        self.newer.push(hash, goal, ids);
         self.stats.recorded += 1;
         self.stats.size = self.newer.len + self.older.len;
     }
@@ -536,8 +598,7 @@ impl Machine {
                 // `memo_hash` left the call's tokens in the scratch.
                 let hit = self.memo.may_contain(hash) && {
                     self.usable_ids(&mut sc);
-                    self.memo
-                        .contains(hash, &sc.toks, &sc.linear, &sc.unbounded)
+                    self.memo.contains_ids(hash, &sc.toks, &sc.ids)
                 };
                 Some((hash, hit))
             }
@@ -577,7 +638,8 @@ impl Machine {
     }
 
     /// The sorted interned ids of the usable linear resources and of the
-    /// assumed unbounded clauses, into `sc.linear` and `sc.unbounded`.
+    /// assumed unbounded clauses, into `sc.linear` and `sc.unbounded`, and
+    /// encoded as a key's resource part into `sc.ids`.
     fn usable_ids(&self, sc: &mut Scratch) {
         sc.linear.clear();
         sc.unbounded.clear();
@@ -593,6 +655,7 @@ impl Machine {
         }
         sc.linear.sort_unstable();
         sc.unbounded.sort_unstable();
+        encode_ids(&mut sc.ids, &sc.linear, &sc.unbounded);
     }
 
     /// Backtracking reached the `MemoFail` choice of call `call` (the state is
@@ -607,8 +670,7 @@ impl Machine {
         let mut sc = std::mem::take(&mut self.memo.scratch);
         if sc.goal_tokens(&self.store.heap, c.goal).is_some() {
             self.usable_ids(&mut sc);
-            self.memo
-                .insert(c.hash, &sc.toks, &sc.linear, &sc.unbounded);
+            self.memo.insert_ids(c.hash, &sc.toks, &sc.ids);
         }
         self.memo.scratch = sc;
     }
@@ -648,7 +710,9 @@ mod tests {
             t.insert(r as u64, &call, &[r, r + 1], &[]);
         }
         assert_eq!(t.newer.goals.len(), 1);
-        assert_eq!(t.newer.words.len(), 10 * (4 + 2));
+        // Each key: `next`, goal id, length, and two one-byte ids after
+        // the count of linear ids.
+        assert_eq!(t.newer.bytes.len(), 10 * (4 + 1 + 1 + 3));
     }
 
     #[test]
