@@ -82,9 +82,11 @@ pub struct Args {
     /// Memoize the failures of predicate PRED (repeatable), as `MEMO PRED.` does.
     #[arg(long, value_name = "PRED")]
     pub memo: Vec<String>,
-    /// Keep at most N failure keys in the memo table.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
-    pub memo_limit: usize,
+    /// Keep at most N failure keys in the memo table (default: as many as
+    /// fit in a quarter of the machine's memory, which bounds the table in
+    /// any case).
+    #[arg(long, value_name = "N")]
+    pub memo_limit: Option<usize>,
     /// After each goal, print inferences and memo table figures on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -177,19 +179,31 @@ fn answers(args: &Args, asking: bool) -> Answers {
 /// doubling, so their allocations may be up to twice that), or none where
 /// the size of the memory cannot be read.
 fn default_memory_limit() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    memory_limit_from_meminfo(&text)
+    machine_memory().map(|m| m / 3)
 }
 
-/// A third of `MemTotal` in a `/proc/meminfo` text, in bytes.
-fn memory_limit_from_meminfo(text: &str) -> Option<usize> {
+/// The memo table's memory bound: a quarter of the machine's memory (with
+/// the stacks' third, the search stays within seven twelfths of it), or
+/// the engine's default where the size cannot be read.
+fn memo_memory() -> usize {
+    machine_memory().map_or(crate::engine::memo::DEFAULT_MEMO_BYTES, |m| m / 4)
+}
+
+/// The machine's memory in bytes, from `/proc/meminfo`.
+fn machine_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    memory_from_meminfo(&text)
+}
+
+/// `MemTotal` in a `/proc/meminfo` text, in bytes.
+fn memory_from_meminfo(text: &str) -> Option<usize> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let mut words = line.split_whitespace().skip(1);
     let kib: usize = words.next()?.parse().ok()?;
     if words.next() != Some("kB") {
         return None;
     }
-    Some(kib.saturating_mul(1024) / 3)
+    Some(kib.saturating_mul(1024))
 }
 
 /// Run with parsed arguments; returns the exit status.
@@ -230,7 +244,7 @@ pub fn run(args: Args) -> i32 {
 /// returns the exit status.
 fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) -> i32 {
     let mut warnings = backend.session_mut().take_warnings();
-    backend.set_memo_limit(args.memo_limit);
+    backend.set_memo_bounds(args.memo_limit, memo_memory());
     for p in &args.memo {
         match backend.memoize(p, "--memo") {
             Ok(advice) => warnings.extend(advice),
@@ -350,13 +364,13 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::memory_limit_from_meminfo;
+    use super::memory_from_meminfo;
 
     #[test]
-    fn the_default_memory_limit_is_a_third_of_the_memory() {
+    fn the_machine_memory_is_read_from_meminfo() {
         let text = "MemTotal:       24576000 kB\nMemFree:        20000000 kB\n";
-        assert_eq!(memory_limit_from_meminfo(text), Some(24576000 * 1024 / 3));
-        assert_eq!(memory_limit_from_meminfo("MemFree: 10 kB\n"), None);
-        assert_eq!(memory_limit_from_meminfo("MemTotal: many kB\n"), None);
+        assert_eq!(memory_from_meminfo(text), Some(24576000 * 1024));
+        assert_eq!(memory_from_meminfo("MemFree: 10 kB\n"), None);
+        assert_eq!(memory_from_meminfo("MemTotal: many kB\n"), None);
     }
 }

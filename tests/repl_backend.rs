@@ -517,7 +517,7 @@ fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
     assert_eq!(
         b.input(":memo"),
         text(
-            "memoized: reach\nmemo table:        3 keys (limit 1000000), 0 hits, 3 misses, \
+            "memoized: reach\nmemo table:        3 keys, 1 KB (limit 1.0 GB), 0 hits, 3 misses, \
              3 recorded, 0 evicted\n"
         )
     );
@@ -567,7 +567,7 @@ fn memo_off_stops_memoizing_and_memo_given_in_a_nested_level_stays_on() {
     assert_eq!(
         b.input(":memo"),
         text(
-            "memoized: reach\nmemo table:        3 keys (limit 1000000), 1 hits, 3 misses, \
+            "memoized: reach\nmemo table:        3 keys, 1 KB (limit 1.0 GB), 1 hits, 3 misses, \
              3 recorded, 0 evicted\n"
         )
     );
@@ -595,7 +595,7 @@ fn memo_off_stops_memoizing_and_memo_given_in_a_nested_level_stays_on() {
     assert_eq!(
         b.input(":memo"),
         text(
-            "memoized: reach\nmemo table:        1 key (limit 1000000), 1 hits, 5 misses, \
+            "memoized: reach\nmemo table:        1 key, 1 KB (limit 1.0 GB), 1 hits, 5 misses, \
              4 recorded, 0 evicted\n"
         )
     );

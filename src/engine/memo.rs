@@ -43,12 +43,14 @@
 //! nothing is recorded then.  Successes are never recorded: answers and their
 //! order are exactly those without `MEMO`.
 //!
-//! Bound: the table holds at most `limit` keys in two generations; when the
-//! newer generation is full the older one is dropped, so memory stays
-//! bounded and an evicted key only costs a search again.  The interning of
-//! resource terms is bounded too: when it holds `limit` terms (and at least
-//! twice the context's entries) it starts afresh, dropping every key and
-//! renumbering the entries' terms.
+//! Bound: the table holds its keys in two generations; when the newer one
+//! is full (`limit / 2` keys, or three eighths of `max_bytes`) the older one
+//! is dropped, so memory stays bounded and an evicted key only costs a
+//! search again.  The interning of resource terms is bounded too: when it
+//! holds `limit` terms or a quarter of `max_bytes` (and at least twice the
+//! context's entries) it starts afresh, dropping every key and renumbering
+//! the entries' terms.  Bytes are estimated from lengths (see
+//! [`Generation::bytes_used`]), so the bound costs nothing to keep.
 
 use std::collections::HashMap;
 
@@ -88,8 +90,15 @@ struct Generation {
     bytes: Vec<u8>,
     heads: HashMap<u64, u32, FastHash>,
     goals: HashMap<Box<[u64]>, u32, FastHash>,
+    /// Bytes the calls in `goals` hold (estimated as in [`Self::bytes_used`]).
+    goal_bytes: usize,
     len: usize,
 }
+
+/// Estimated bytes of one entry of a hash map with small keys and values,
+/// the table's spare room included (hashbrown stores 8 entries per 7 used
+/// at most, and doubles when full).
+const MAP_ENTRY_BYTES: usize = 24;
 
 /// The end of a hash chain in [`Generation::bytes`].
 const END: u32 = u32::MAX;
@@ -163,6 +172,12 @@ impl Generation {
         false
     }
 
+    /// The bytes this generation holds, estimated from lengths: its keys,
+    /// its chain heads and its calls.
+    fn bytes_used(&self) -> usize {
+        self.bytes.len() + self.heads.len() * MAP_ENTRY_BYTES + self.goal_bytes
+    }
+
     /// Whether one more key of `ids.len()` bytes fits the `u32` offsets.
     fn has_room(&self, ids: &[u8]) -> bool {
         self.bytes.len() + ids.len() + 16 < END as usize
@@ -171,7 +186,10 @@ impl Generation {
     /// Add a key (not already held; `has_room` said it fits).
     fn push(&mut self, hash: u64, goal: &[u64], ids: &[u8]) {
         let next_goal = self.goals.len() as u32;
-        let goal = *self.goals.entry(goal.into()).or_insert(next_goal);
+        let goal = *self.goals.entry(goal.into()).or_insert_with(|| {
+            self.goal_bytes += goal.len() * 8 + MAP_ENTRY_BYTES;
+            next_goal
+        });
         let at = self.bytes.len() as u32;
         let next = self.heads.insert(hash, at).unwrap_or(END);
         self.bytes.extend_from_slice(&next.to_le_bytes());
@@ -185,11 +203,17 @@ impl Generation {
 /// The memo table and the interning of resource terms.
 #[derive(Clone, Debug)]
 pub struct MemoTable {
-    /// Most keys kept (both generations together).
+    /// Most keys kept (both generations together); `usize::MAX` for no
+    /// bound but `max_bytes`.
     pub limit: usize,
+    /// Most bytes the keys, their calls and the interned terms may hold
+    /// together (as estimated from lengths).
+    pub max_bytes: usize,
     newer: Generation,
     older: Generation,
     terms: HashMap<Vec<u64>, u32, FastHash>,
+    /// Bytes the interned terms hold (estimated as for keys).
+    terms_bytes: usize,
     /// The context's memo base (`MemoSums::base`) the keys were recorded
     /// under: a key leaves out the unbounded entries below it, so keys of
     /// one base mean nothing under another.
@@ -220,20 +244,26 @@ impl Scratch {
     }
 }
 
+/// The table's memory bound when none is given (the command line gives a
+/// quarter of the machine's memory).
+pub const DEFAULT_MEMO_BYTES: usize = 1 << 30;
+
 impl Default for MemoTable {
     fn default() -> Self {
-        MemoTable::new(1_000_000)
+        MemoTable::new(usize::MAX, DEFAULT_MEMO_BYTES)
     }
 }
 
 impl MemoTable {
-    /// An empty table holding at most `limit` keys.
-    pub fn new(limit: usize) -> Self {
+    /// An empty table holding at most `limit` keys in at most `max_bytes`.
+    pub fn new(limit: usize, max_bytes: usize) -> Self {
         MemoTable {
             limit: limit.max(2),
+            max_bytes,
             newer: Generation::default(),
             older: Generation::default(),
             terms: HashMap::default(),
+            terms_bytes: 0,
             keys_base: 0,
             stats: MemoStats::default(),
             scratch: Scratch::default(),
@@ -249,12 +279,18 @@ impl MemoTable {
 
     /// Whether the interning of resource terms should start afresh before
     /// one more term, with `live` entries in the context: it holds as many
-    /// terms as the table may hold keys, and at least twice the entries
-    /// (after a fresh start it holds at most one term per entry, so fresh
-    /// starts are rare: their cost, O(entries), is spread over at least as
-    /// many new terms).
+    /// terms as the table may hold keys, or a quarter of its bytes, and at
+    /// least twice the entries (after a fresh start it holds at most one
+    /// term per entry, so fresh starts are rare: their cost, O(entries), is
+    /// spread over at least as many new terms).
     fn terms_full(&self, live: usize) -> bool {
-        self.terms.len() >= self.limit.max(2 * live)
+        (self.terms.len() >= self.limit || self.terms_bytes >= self.max_bytes / 4)
+            && self.terms.len() >= 2 * live
+    }
+
+    /// The bytes the table holds, estimated from lengths.
+    pub fn bytes_used(&self) -> usize {
+        self.newer.bytes_used() + self.older.bytes_used() + self.terms_bytes
     }
 
     /// The number of resource terms interned now.
@@ -268,6 +304,7 @@ impl MemoTable {
         self.stats.evicted += (self.newer.len + self.older.len) as u64;
         self.clear();
         self.terms.clear();
+        self.terms_bytes = 0;
     }
 
     /// The id of a ground term given as canonical tokens.
@@ -278,6 +315,8 @@ impl MemoTable {
         }
         let next = self.terms.len() as u32;
         self.terms.insert(tokens.to_vec(), next);
+        // The tokens, their vector and the map's entry.
+        self.terms_bytes += tokens.len() * 8 + 24 + MAP_ENTRY_BYTES;
         next
     }
 
@@ -312,7 +351,10 @@ impl MemoTable {
         if self.contains_ids(hash, goal, ids) {
             return;
         }
-        if self.newer.len >= self.limit / 2 || !self.newer.has_room(ids) {
+        let full = self.newer.len >= self.limit / 2
+            || self.newer.bytes_used() >= self.max_bytes / 8 * 3
+            || !self.newer.has_room(ids);
+        if full {
             self.stats.evicted += self.older.len as u64;
             self.older = std::mem::take(&mut self.newer);
         }
@@ -682,7 +724,7 @@ mod tests {
 
     #[test]
     fn keys_under_one_hash_are_told_apart_exactly() {
-        let mut t = MemoTable::new(100);
+        let mut t = MemoTable::new(100, DEFAULT_MEMO_BYTES);
         t.insert(7, &[1, 2], &[3, 4], &[]);
         t.insert(7, &[1, 2], &[3, 5], &[]);
         t.insert(7, &[9], &[3, 4], &[]);
@@ -704,7 +746,7 @@ mod tests {
 
     #[test]
     fn a_call_is_stored_once_per_generation() {
-        let mut t = MemoTable::new(100);
+        let mut t = MemoTable::new(100, DEFAULT_MEMO_BYTES);
         let call = [5u64; 40];
         for r in 0..10u32 {
             t.insert(r as u64, &call, &[r, r + 1], &[]);
@@ -716,8 +758,24 @@ mod tests {
     }
 
     #[test]
+    fn a_generation_is_also_full_at_three_eighths_of_the_bytes() {
+        // No bound on keys; 800 bytes: a generation holds at most 300.
+        let mut t = MemoTable::new(usize::MAX, 800);
+        let ids: Vec<u32> = (0..20).collect();
+        for r in 0..100u32 {
+            t.insert(r as u64, &[1], &ids, &[r]);
+            assert!(t.newer.bytes_used() <= 300 + 60, "{}", t.newer.bytes_used());
+        }
+        assert!(t.stats.evicted > 0);
+        assert!(t.bytes_used() <= 800, "{}", t.bytes_used());
+        // The newest keys are kept, the oldest dropped.
+        assert!(t.contains(99, &[1], &ids, &[99]));
+        assert!(!t.contains(0, &[1], &ids, &[0]));
+    }
+
+    #[test]
     fn a_full_generation_drops_the_older_one() {
-        let mut t = MemoTable::new(4);
+        let mut t = MemoTable::new(4, DEFAULT_MEMO_BYTES);
         for r in 0..4u32 {
             t.insert(r as u64, &[1], &[r], &[]);
         }

@@ -157,10 +157,11 @@ pub struct Backend {
     trace: Option<Rc<RefCell<Vec<String>>>>,
     /// Whether proofs are recorded (for `:proof`, or shown with answers).
     proofs: bool,
-    /// Predicates memoized by `--memo` or `:memo` (names as parsed), and `--memo-limit`:
-    /// settings of the session that `:reload` carries to the fresh one.
+    /// Predicates memoized by `--memo` or `:memo` (names as parsed), and
+    /// the memo table's bounds (`--memo-limit` keys, bytes): settings of
+    /// the session that `:reload` carries to the fresh one.
     memo: Vec<String>,
-    memo_limit: Option<usize>,
+    memo_bounds: Option<(usize, usize)>,
     /// Where answers go as they are found, when set.
     stream: Option<AnswerStream>,
 }
@@ -231,7 +232,7 @@ impl Backend {
             trace: None,
             proofs: false,
             memo: Vec::new(),
-            memo_limit: None,
+            memo_bounds: None,
             stream: None,
         })
     }
@@ -249,10 +250,13 @@ impl Backend {
         Ok(warnings)
     }
 
-    /// Keep at most `n` keys in the memo table (`--memo-limit`).
-    pub fn set_memo_limit(&mut self, n: usize) {
-        self.memo_limit = Some(n.max(2));
-        self.session.machine.memo.limit = n.max(2);
+    /// Keep at most `keys` keys (`--memo-limit`; `None`: no bound but the
+    /// memory) in at most `bytes` in the memo table.
+    pub fn set_memo_bounds(&mut self, keys: Option<usize>, bytes: usize) {
+        let keys = keys.map_or(usize::MAX, |n| n.max(2));
+        self.memo_bounds = Some((keys, bytes));
+        let table = &mut self.session.machine.memo;
+        (table.limit, table.max_bytes) = (keys, bytes);
     }
 
     /// Give a fresh session (`:reload`) the settings this one was given:
@@ -265,8 +269,8 @@ impl Backend {
         if let Some(buf) = &self.trace {
             m.tracer = Some(Box::new(LineTracer(buf.clone())));
         }
-        if let Some(n) = self.memo_limit {
-            m.memo.limit = n;
+        if let Some((keys, bytes)) = self.memo_bounds {
+            (m.memo.limit, m.memo.max_bytes) = (keys, bytes);
         }
         for pred in &self.memo {
             m.memoize(pred);

@@ -143,16 +143,34 @@ pub fn memo_line(m: &Machine) -> String {
         return "memo table:        off\n".to_string();
     }
     let st = m.memo.stats;
+    let bound = match m.memo.limit {
+        usize::MAX => size_text(m.memo.max_bytes),
+        keys => format!("{keys} keys, {}", size_text(m.memo.max_bytes)),
+    };
     format!(
-        "memo table:        {} key{} (limit {}), {} hits, {} misses, {} recorded, {} evicted\n",
+        "memo table:        {} key{}, {} (limit {bound}), {} hits, {} misses, {} recorded, {} evicted\n",
         st.size,
         if st.size == 1 { "" } else { "s" },
-        m.memo.limit,
+        size_text(m.memo.bytes_used()),
         st.hits,
         st.misses,
         st.recorded,
         st.evicted
     )
+}
+
+/// A number of bytes for people: whole kilobytes below a megabyte, else
+/// megabytes or gigabytes with one decimal (units of 1024).
+fn size_text(bytes: usize) -> String {
+    const K: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < K * K {
+        format!("{} KB", bytes.div_ceil(1024))
+    } else if b < K * K * K {
+        format!("{:.1} MB", b / (K * K))
+    } else {
+        format!("{:.1} GB", b / (K * K * K))
+    }
 }
 
 /// Names of the predicates defined by compiled clauses and by the context,
