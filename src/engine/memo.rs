@@ -128,23 +128,60 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> u32 {
     }
 }
 
-/// The resource part of a key as bytes: the number of linear ids, then
-/// the linear and the unbounded ids (each list sorted) as differences from
-/// the previous id of their list (the first from 0), all [`put_varint`]s.
-/// Resource terms are numbered densely, so most differences take one byte:
-/// a key of 33 resources takes 34 bytes here instead of 132 as `u32`s.  The
-/// encoding is one-to-one given its length, so keys compare as bytes.
-fn encode_ids(out: &mut Vec<u8>, linear: &[u32], unbounded: &[u32]) {
+/// The resource part of a key as bytes: the linear ids, then the
+/// unbounded ids, each multiset as [`encode_part`] writes it.  The parts
+/// delimit themselves, so the encoding is one-to-one and keys compare as
+/// bytes.  The ids are reordered.
+fn encode_ids(out: &mut Vec<u8>, linear: &mut [u32], unbounded: &mut [u32]) {
     out.clear();
-    put_varint(out, linear.len() as u32);
-    for ids in [linear, unbounded] {
-        let mut prev = 0;
-        for &id in ids {
-            debug_assert!(id >= prev, "ids must be sorted");
-            put_varint(out, id - prev);
-            prev = id;
+    encode_part(out, linear);
+    encode_part(out, unbounded);
+}
+
+/// A multiset of ids as bytes, in one of two forms chosen by the multiset
+/// alone (so equal multisets get equal bytes):
+/// - a bitmap, when the ids are distinct and the bitmap (bit `i` of byte
+///   `i / 8` for id `i`, up to the largest id) takes no more bytes than
+///   there are ids: a [`put_varint`] of `2 * len + 1`, then the `len` bytes;
+/// - otherwise the ids sorted, as differences from the previous one (the
+///   first from 0): a `put_varint` of `2 * n`, then `n` `put_varint`s.
+///
+/// Resource terms are numbered densely, so the bitmap is the usual form: a
+/// key for the 33 holes of the English board (66 terms, a peg and an empty
+/// hole for each) takes 10 bytes here, 34 as a sorted list, 132 as `u32`s,
+/// and needs no sorting.
+fn encode_part(out: &mut Vec<u8>, ids: &mut [u32]) {
+    let n = ids.len();
+    let max = ids.iter().copied().max().unwrap_or(0) as usize;
+    let len = max / 8 + 1;
+    if n > 0 && len <= n {
+        put_varint(out, (2 * len + 1) as u32);
+        let start = out.len();
+        out.resize(start + len, 0);
+        let map = &mut out[start..];
+        let mut distinct = true;
+        for &id in ids.iter() {
+            let (byte, bit) = (id as usize / 8, 1u8 << (id % 8));
+            distinct &= map[byte] & bit == 0;
+            map[byte] |= bit;
         }
+        if distinct {
+            return;
+        }
+        out.truncate(start - varint_len((2 * len + 1) as u32));
     }
+    put_varint(out, (2 * n) as u32);
+    ids.sort_unstable();
+    let mut prev = 0;
+    for &id in ids.iter() {
+        put_varint(out, id - prev);
+        prev = id;
+    }
+}
+
+/// The number of bytes [`put_varint`] writes for `x`.
+fn varint_len(x: u32) -> usize {
+    (32 - (x | 1).leading_zeros() as usize).div_ceil(7)
 }
 
 impl Generation {
@@ -321,11 +358,11 @@ impl MemoTable {
     }
 
     /// Whether the table holds the key with these parts under `hash`: the
-    /// call's canonical tokens and the sorted ids of the usable linear
-    /// resources and of the assumed unbounded clauses.
+    /// call's canonical tokens and the ids of the usable linear resources
+    /// and of the assumed unbounded clauses (in any order: multisets).
     pub fn contains(&self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) -> bool {
         let mut ids = Vec::new();
-        encode_ids(&mut ids, linear, unbounded);
+        encode_ids(&mut ids, &mut linear.to_vec(), &mut unbounded.to_vec());
         self.contains_ids(hash, goal, &ids)
     }
 
@@ -342,7 +379,7 @@ impl MemoTable {
     /// Record a failed key (parts as for [`MemoTable::contains`]).
     pub fn insert(&mut self, hash: u64, goal: &[u64], linear: &[u32], unbounded: &[u32]) {
         let mut ids = Vec::new();
-        encode_ids(&mut ids, linear, unbounded);
+        encode_ids(&mut ids, &mut linear.to_vec(), &mut unbounded.to_vec());
         self.insert_ids(hash, goal, &ids);
     }
 
@@ -679,9 +716,9 @@ impl Machine {
         Some(h.finish())
     }
 
-    /// The sorted interned ids of the usable linear resources and of the
-    /// assumed unbounded clauses, into `sc.linear` and `sc.unbounded`, and
-    /// encoded as a key's resource part into `sc.ids`.
+    /// The interned ids of the usable linear resources and of the assumed
+    /// unbounded clauses, encoded as a key's resource part into `sc.ids`
+    /// (`sc.linear` and `sc.unbounded` are work space).
     fn usable_ids(&self, sc: &mut Scratch) {
         sc.linear.clear();
         sc.unbounded.clear();
@@ -695,9 +732,7 @@ impl Machine {
                 sc.unbounded.push(e.res);
             }
         }
-        sc.linear.sort_unstable();
-        sc.unbounded.sort_unstable();
-        encode_ids(&mut sc.ids, &sc.linear, &sc.unbounded);
+        encode_ids(&mut sc.ids, &mut sc.linear, &mut sc.unbounded);
     }
 
     /// Backtracking reached the `MemoFail` choice of call `call` (the state is
@@ -752,9 +787,66 @@ mod tests {
             t.insert(r as u64, &call, &[r, r + 1], &[]);
         }
         assert_eq!(t.newer.goals.len(), 1);
-        // Each key: `next`, goal id, length, and two one-byte ids after
-        // the count of linear ids.
-        assert_eq!(t.newer.bytes.len(), 10 * (4 + 1 + 1 + 3));
+        // Each key: `next` (4 bytes), the goal id and the length (1 each),
+        // then the linear ids as a bitmap (a length byte and one byte up to
+        // id 7, two up to 15) and the empty unbounded part (1).
+        assert_eq!(t.newer.bytes.len(), 10 * 6 + 7 * 3 + 3 * 4);
+    }
+
+    /// Every multiset of up to `n` ids below `max`, as sorted vectors.
+    fn multisets(n: usize, max: u32) -> Vec<Vec<u32>> {
+        let mut out = vec![vec![]];
+        let mut last = vec![vec![]];
+        for _ in 0..n {
+            let mut next = Vec::new();
+            for m in &last {
+                let from = m.last().copied().unwrap_or(0);
+                for id in from..max {
+                    let mut m = m.clone();
+                    m.push(id);
+                    next.push(m);
+                }
+            }
+            out.extend(next.iter().cloned());
+            last = next;
+        }
+        out
+    }
+
+    #[test]
+    fn resource_parts_encode_multisets_one_to_one() {
+        // Small multisets, with repeats and ids across byte boundaries:
+        // every one gets its own bytes, whatever the order of its ids.
+        let all: Vec<Vec<u32>> = multisets(3, 20)
+            .into_iter()
+            .chain([vec![0, 1, 2, 3, 4, 5, 6, 7, 8], vec![300, 301], vec![0; 12]])
+            .collect();
+        let mut seen = std::collections::HashMap::new();
+        for m in &all {
+            let mut ids = Vec::new();
+            encode_ids(
+                &mut ids,
+                &mut m.clone(),
+                &mut m.iter().rev().copied().collect::<Vec<_>>(),
+            );
+            let mut reversed = m.clone();
+            reversed.reverse();
+            let mut again = Vec::new();
+            encode_ids(&mut again, &mut reversed, &mut m.clone());
+            assert_eq!(ids, again, "{m:?}");
+            assert!(seen.insert(ids, m.clone()).is_none(), "{m:?}");
+        }
+        // Distinct dense ids take a bitmap, repeats and sparse ones a list.
+        let mut out = Vec::new();
+        encode_part(&mut out, &mut [3, 0, 9, 1]);
+        assert_eq!(out, [5, 0b1011, 0b10]);
+        out.clear();
+        encode_part(&mut out, &mut [3, 3]);
+        assert_eq!(out, [4, 3, 0]);
+        out.clear();
+        encode_part(&mut out, &mut [200, 7]);
+        assert_eq!(out, [4, 7, 193, 1]);
+        assert_eq!((varint_len(0), varint_len(127), varint_len(128)), (1, 1, 2));
     }
 
     #[test]
