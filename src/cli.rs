@@ -23,6 +23,7 @@ use crate::repl::backend::SessionFactory;
 use crate::repl::piped::{self, Verdict};
 use crate::repl::{editor, Answers, Backend, Reply};
 use crate::session::Session;
+use crate::stdio::{self, Stdout};
 
 /// Command-line arguments.
 #[derive(Parser, Debug)]
@@ -231,6 +232,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     let status = serve(&args, &mut backend, policy, terminal);
+    let _ = stdio::flush();
     // The process ends with this status, and the system takes its memory
     // back at once; dropping the session would free each of its
     // allocations (for a program of 100,000 facts, a tenth of the time
@@ -279,7 +281,8 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         let before = backend.session_mut().machine.inferences;
         let started = std::time::Instant::now();
         let reply = backend.run_goal(g);
-        let verdict = piped::print(&reply, &mut std::io::stdout(), &mut std::io::stderr(), true);
+        let verdict = piped::print(&reply, &mut Stdout, &mut std::io::stderr(), true);
+        let _ = stdio::flush();
         if args.stats {
             let m = &backend.session_mut().machine;
             eprint!(
@@ -353,7 +356,7 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
         let code = piped::run(
             backend,
             &mut next_line,
-            &mut std::io::stdout(),
+            &mut Stdout,
             &mut std::io::stderr(),
             stop_below,
         );

@@ -20,6 +20,7 @@ pub mod proof;
 pub mod repl;
 pub mod session;
 pub mod source;
+pub mod stdio;
 pub mod syntax;
 pub mod term;
 pub mod util;

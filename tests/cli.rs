@@ -457,6 +457,41 @@ fn answers_are_printed_as_they_are_found() {
 }
 
 #[test]
+fn output_to_a_pipe_arrives_while_the_search_goes_on() {
+    // Output to a pipe is written in blocks, but never held back for long:
+    // the line printed before a search of minutes reaches the reader while
+    // that search runs.
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("pipe-output");
+    write_file(
+        &dir.join("slow.lolli"),
+        "go :- write first, nl, between 1 1000000000 X, X < 0.\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .current_dir(&dir)
+        .args(["slow.lolli", "-e", "go"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the lolli binary runs");
+    let out = child.stdout.take().expect("stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(out).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(std::time::Duration::from_secs(20));
+    let running = child.try_wait().expect("wait").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(line.as_deref(), Ok("first\n"));
+    assert!(running, "the line came only when the search ended");
+}
+
+#[test]
 fn files_written_by_telling_are_complete_when_the_process_ends() {
     // The command line ends without tearing the session down; what
     // `telling` wrote must still reach the file, from `-e` and from goals

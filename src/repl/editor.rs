@@ -206,6 +206,9 @@ impl MoreReader {
 
 /// Print a reply for a person at a terminal.
 pub fn show(reply: &Reply) {
+    // After what the goal printed (the terminal's writes are not held back,
+    // but standard output may be a file).
+    let _ = crate::stdio::flush();
     let mut out = std::io::stdout().lock();
     for o in &reply.outputs {
         let _ = match o {

@@ -59,8 +59,10 @@ pub enum Verdict {
 ///
 /// What goes to `out` is collected and written at once, before each
 /// diagnostic and at the end: one write for an answer, not one per piece
-/// of it (`--all` on a search with a hundred thousand answers made twice
-/// as many system calls).
+/// of it.  `out` is flushed before a diagnostic (so it follows what was
+/// printed before it), not at the end: the caller says when the reply
+/// must be seen (on [`crate::stdio::Stdout`], answers streamed from a long
+/// search then cost a few system calls, not one each).
 pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool) -> Verdict {
     use std::fmt::Write as _;
     let mut verdict = Verdict::Answered;
@@ -99,7 +101,9 @@ pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool
         verdict = Verdict::Failed;
         text.push_str("no\n");
     }
-    flush_text(out, &mut text);
+    if !text.is_empty() {
+        let _ = out.write_all(text.as_bytes());
+    }
     verdict
 }
 
@@ -121,7 +125,7 @@ pub fn stdout_stream(eval: bool) -> (AnswerStream, Rc<Cell<bool>>) {
     let flag = closed.clone();
     let stream: AnswerStream = Box::new(move |reply: &Reply| {
         let mut out = Watched {
-            inner: std::io::stdout(),
+            inner: crate::stdio::Stdout,
             failed: false,
         };
         print(reply, &mut out, &mut std::io::stderr(), eval);
@@ -167,7 +171,11 @@ pub fn run(
             break;
         };
         let reply = backend.input(&goal);
-        if print(&reply, out, err, false) == Verdict::Error {
+        let verdict = print(&reply, out, err, false);
+        // Whoever drives the top level through a pipe reads each reply
+        // before writing the next goal.
+        let _ = out.flush();
+        if verdict == Verdict::Error {
             return 2;
         }
         if reply.next == Next::Quit {

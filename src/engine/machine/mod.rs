@@ -311,6 +311,9 @@ pub trait Host {
     fn write(&mut self, text: &str);
     /// Read one line from the standard input (`None` at end of input).
     fn read_line(&mut self) -> Option<String>;
+    /// Called every few thousand steps of a search: a host that holds
+    /// output back may send it on.
+    fn tick(&mut self) {}
 }
 
 /// A host that writes to a string and reads nothing; for tests and embedding.
@@ -336,12 +339,16 @@ impl Host for BufferHost {
 pub struct StdHost;
 
 impl Host for StdHost {
+    fn tick(&mut self) {
+        crate::stdio::flush_if_stale();
+    }
+    /// Through the process's output buffer (see [`crate::stdio`]).
     fn write(&mut self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        let _ = crate::stdio::Stdout.write_all(text.as_bytes());
     }
     fn read_line(&mut self) -> Option<String> {
+        // A prompt the program wrote must be seen before it waits.
+        let _ = crate::stdio::flush();
         let mut line = String::new();
         match std::io::stdin().read_line(&mut line) {
             Ok(0) | Err(_) => None,
@@ -826,6 +833,7 @@ impl Machine {
     }
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
+        self.host.tick();
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
         }

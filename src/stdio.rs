@@ -1,0 +1,105 @@
+//! The process's standard output, as the interpreter writes it.
+//!
+//! Everything the interpreter prints on standard output (a program's
+//! `write`, `nl` and friends through [`StdHost`](crate::engine::StdHost),
+//! answers through the command line's printers) goes through one buffer,
+//! [`Stdout`], so it keeps its order.  How the buffer is emptied depends on
+//! where the output goes:
+//!
+//! - to a terminal, at once: a student sees each line as it is printed;
+//! - to a file or a pipe, when 64 KB are waiting or when the oldest
+//!   waiting byte is 50 ms old.  A stream of a hundred thousand answers
+//!   then costs a few system calls instead of one per line, and output
+//!   that comes slowly still arrives promptly.  The age is checked when
+//!   something is written and, through [`flush_if_stale`], every few
+//!   thousand steps of the search, so output never waits long for a
+//!   search that has stopped printing.
+//!
+//! Whoever reads input or writes to standard error flushes first
+//! ([`flush`]), so a prompt is seen before the reply is read and an error
+//! after the output that preceded it.  The buffer belongs to the process:
+//! it is emptied when the command line returns.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How much output may wait.
+const CAPACITY: usize = 64 * 1024;
+
+/// How long output may wait.
+const MAX_AGE: Duration = Duration::from_millis(50);
+
+/// The waiting output.
+struct Pending {
+    bytes: Vec<u8>,
+    /// When the oldest waiting byte was written (`None`: nothing waits).
+    since: Option<Instant>,
+    /// Whether standard output is a terminal (decided on first use).
+    terminal: Option<bool>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    bytes: Vec::new(),
+    since: None,
+    terminal: None,
+});
+
+/// A writer on the shared buffer.  `write` buffers (and empties the buffer
+/// as the module doc says); `flush` empties it now.  Errors of the
+/// underlying stream (a reader that went away) are returned by the call
+/// that meets them.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut p = lock();
+        p.bytes.extend_from_slice(buf);
+        let now = Instant::now();
+        let since = *p.since.get_or_insert(now);
+        let terminal = *p
+            .terminal
+            .get_or_insert_with(|| std::io::stdout().is_terminal());
+        if terminal || p.bytes.len() >= CAPACITY || now.duration_since(since) >= MAX_AGE {
+            drain(&mut p)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        drain(&mut lock())
+    }
+}
+
+/// Empty the buffer now.
+pub fn flush() -> std::io::Result<()> {
+    Stdout.flush()
+}
+
+/// Empty the buffer if its oldest byte has waited too long (called while
+/// a search runs).
+pub fn flush_if_stale() {
+    let mut p = lock();
+    if p.since.is_some_and(|t| t.elapsed() >= MAX_AGE) {
+        let _ = drain(&mut p);
+    }
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Pending> {
+    // A panic while holding the lock leaves plain bytes behind: go on.
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Write the waiting bytes out.  They are dropped even when that fails, so
+/// a closed pipe does not make them pile up.
+fn drain(p: &mut Pending) -> std::io::Result<()> {
+    p.since = None;
+    if p.bytes.is_empty() {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    let r = out.write_all(&p.bytes).and_then(|()| out.flush());
+    p.bytes.clear();
+    r
+}
