@@ -15,9 +15,10 @@
 //!   thousand steps of the search, so output never waits long for a
 //!   search that has stopped printing.
 //!
-//! Whoever reads input or writes to standard error flushes first
-//! ([`flush`]), so a prompt is seen before the reply is read and an error
-//! after the output that preceded it.  The buffer belongs to the process:
+//! Whoever reads input, runs a command that shares standard output
+//! (`system`) or writes to standard error flushes first ([`flush`]), so a
+//! prompt is seen before the reply is read and an error after the output
+//! that preceded it.  The buffer belongs to the process:
 //! it is emptied when the command line returns.
 
 use std::io::{IsTerminal, Write};

@@ -392,6 +392,17 @@ fn system_runs_with_allow_system() {
         lolli(&["--allow-system", "-e", "system \"echo hi; exit 3\" S"]),
         ok("hi\nS = 3\n")
     );
+    // The command's output comes after what the program printed before it
+    // (standard output is a pipe here, written in blocks), and before what
+    // it prints after.
+    assert_eq!(
+        lolli(&[
+            "--allow-system",
+            "-e",
+            "write a, nl, system \"echo b\" _, write c, nl"
+        ]),
+        ok("a\nb\nc\nyes\n")
+    );
     // Through the library: the option is the same switch.
     let options = Options {
         allow_system: true,

@@ -120,6 +120,8 @@ impl Machine {
                         .note("run lolli with --allow-system to let programs run shell commands"));
                 }
                 let cmd = self.string_arg(arg(self, 0), g, origin, "command")?;
+                // The command's output follows what the program printed.
+                self.host.flush();
                 let status = std::process::Command::new("sh")
                     .arg("-c")
                     .arg(&cmd)

@@ -314,6 +314,9 @@ pub trait Host {
     /// Called every few thousand steps of a search: a host that holds
     /// output back may send it on.
     fn tick(&mut self) {}
+    /// Send on any output held back (before another process writes to
+    /// the same standard output).
+    fn flush(&mut self) {}
 }
 
 /// A host that writes to a string and reads nothing; for tests and embedding.
@@ -341,6 +344,9 @@ pub struct StdHost;
 impl Host for StdHost {
     fn tick(&mut self) {
         crate::stdio::flush_if_stale();
+    }
+    fn flush(&mut self) {
+        let _ = crate::stdio::flush();
     }
     /// Through the process's output buffer (see [`crate::stdio`]).
     fn write(&mut self, text: &str) {
