@@ -17,7 +17,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::diagnostics::{Severity, Warning};
-use crate::engine::{Options, StdHost};
+use crate::engine::{BufferedStdHost, Options};
 pub use crate::proof::view::{ProofFormat, ProofView};
 use crate::repl::backend::SessionFactory;
 use crate::repl::piped::{self, Verdict};
@@ -221,7 +221,7 @@ pub fn run(args: Args) -> i32 {
         ..Options::default()
     };
     let factory: SessionFactory =
-        Box::new(move || Session::with_options(options.clone(), Box::new(StdHost)));
+        Box::new(move || Session::with_options(options.clone(), Box::new(BufferedStdHost)));
     let terminal = std::io::stdin().is_terminal();
     let policy = answers(&args, terminal && args.goals.is_empty());
     let mut backend = match Backend::new(factory, &args.files, policy) {

@@ -1,10 +1,13 @@
 //! The process's standard output, as the interpreter writes it.
 //!
 //! Everything the interpreter prints on standard output (a program's
-//! `write`, `nl` and friends through [`StdHost`](crate::engine::StdHost),
-//! answers through the command line's printers) goes through one buffer,
-//! [`Stdout`], so it keeps its order.  How the buffer is emptied depends on
-//! where the output goes:
+//! `write`, `nl` and friends through the hosts
+//! [`StdHost`](crate::engine::StdHost) and
+//! [`BufferedStdHost`](crate::engine::BufferedStdHost), answers through the
+//! command line's printers) goes through one buffer, [`Stdout`], so it
+//! keeps its order.  `StdHost`, a library's default, empties it after each
+//! write.  Otherwise, how the buffer is emptied depends on where the
+//! output goes:
 //!
 //! - to a terminal, at once: a student sees each line as it is printed;
 //! - to a file or a pipe, when 64 KB are waiting or when the oldest
@@ -18,8 +21,8 @@
 //! Whoever reads input, runs a command that shares standard output
 //! (`system`) or writes to standard error flushes first ([`flush`]), so a
 //! prompt is seen before the reply is read and an error after the output
-//! that preceded it.  The buffer belongs to the process:
-//! it is emptied when the command line returns.
+//! that preceded it.  The buffer belongs to the process: the command line
+//! empties it before it returns.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;

@@ -16,4 +16,4 @@ pub mod store;
 pub mod trace;
 pub mod trail;
 
-pub use machine::{BufferHost, Event, Host, Machine, Options, Rule, StdHost};
+pub use machine::{BufferHost, BufferedStdHost, Event, Host, Machine, Options, Rule, StdHost};

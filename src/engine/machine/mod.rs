@@ -337,29 +337,52 @@ impl Host for BufferHost {
     }
 }
 
-/// A host on the process's stdin and stdout.
+/// A host on the process's stdin and stdout: what a program prints is
+/// written out at once (the default of a [`Session`](crate::Session)).
 #[derive(Debug, Default)]
 pub struct StdHost;
 
 impl Host for StdHost {
-    fn tick(&mut self) {
-        crate::stdio::flush_if_stale();
+    fn write(&mut self, text: &str) {
+        let mut out = crate::stdio::Stdout;
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
     }
-    fn flush(&mut self) {
-        let _ = crate::stdio::flush();
+    fn read_line(&mut self) -> Option<String> {
+        read_stdin_line()
     }
-    /// Through the process's output buffer (see [`crate::stdio`]).
+}
+
+/// The command line's host: as [`StdHost`], but what a program prints goes
+/// through the process's output buffer, written in blocks to a file or a
+/// pipe (see [`crate::stdio`]).  Whoever uses it flushes the buffer before
+/// the process ends ([`crate::stdio::flush`]).
+#[derive(Debug, Default)]
+pub struct BufferedStdHost;
+
+impl Host for BufferedStdHost {
     fn write(&mut self, text: &str) {
         let _ = crate::stdio::Stdout.write_all(text.as_bytes());
     }
     fn read_line(&mut self) -> Option<String> {
         // A prompt the program wrote must be seen before it waits.
         let _ = crate::stdio::flush();
-        let mut line = String::new();
-        match std::io::stdin().read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
-        }
+        read_stdin_line()
+    }
+    fn tick(&mut self) {
+        crate::stdio::flush_if_stale();
+    }
+    fn flush(&mut self) {
+        let _ = crate::stdio::flush();
+    }
+}
+
+/// One line of the process's standard input (`None` at its end).
+fn read_stdin_line() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line),
     }
 }
 
