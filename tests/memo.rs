@@ -145,6 +145,32 @@ fn calls_in_a_non_ground_context_are_not_memoized() {
     assert!(err.contains("0 keys") && err.contains("0 misses"), "{err}");
 }
 
+#[test]
+fn names_made_during_the_query_keep_calls_from_being_memoized() {
+    // A module's LOCAL name and a `forall` constant alike: the failure of
+    // `p X` for an X older than the name says nothing of `p Y` for a
+    // younger Y with the same key.
+    for goal in ["t1 X", "t2 X"] {
+        let args = |memo: bool| {
+            let mut a = vec!["-I", "tests/memo", "tests/memo/localuse.lolli"];
+            if memo {
+                a.extend(["--memo", "p", "--stats"]);
+            }
+            a.extend(["-e", goal]);
+            a
+        };
+        let (code, out, _) = lolli(&args(false));
+        assert_eq!((code, out.as_str()), (0, "yes\n"), "{goal}");
+        let (code, out, err) = lolli(&args(true));
+        assert_eq!(
+            (code, out.as_str()),
+            (0, "yes\n"),
+            "{goal} with --memo p: {err}"
+        );
+        assert!(err.contains(" 0 recorded"), "{goal}: {err}");
+    }
+}
+
 /// The English board, replayed in Rust: holes (row, column) from 1 to 7
 /// without the four 2×2 corners, all pegged but the centre.
 fn english_board() -> std::collections::BTreeMap<(i64, i64), bool> {

@@ -274,10 +274,17 @@ struct Scratch {
 
 impl Scratch {
     /// The canonical tokens of `goal` alone, into `toks` (`None` as for [`tokens`]).
-    fn goal_tokens(&mut self, heap: &Heap, goal: Cell) -> Option<()> {
+    fn goal_tokens(&mut self, heap: &Heap, settled: u32, goal: Cell) -> Option<()> {
         self.toks.clear();
         self.vars.clear();
-        tokens(heap, goal, &mut self.vars, &mut self.toks, &mut self.stack)
+        tokens(
+            heap,
+            settled,
+            goal,
+            &mut self.vars,
+            &mut self.toks,
+            &mut self.stack,
+        )
     }
 }
 
@@ -414,14 +421,20 @@ pub struct MemoCall {
 
 /// Canonical tokens of a term: cells in preorder, variables numbered by
 /// first occurrence (`vars` carries the numbering).  `None` if the term
-/// holds a `forall` constant (its scope is not part of a key).
+/// holds a name with a scope that is not part of a key: a `forall`
+/// constant, or a module's `LOCAL` name made after heap time `settled`
+/// (see [`Machine::settled_names`]).  Whether a call with such a name
+/// fails can depend on which of its variables are older than the name, and
+/// a key sees variables only up to renaming.
 pub fn tokens(
     heap: &Heap,
+    settled: u32,
     c: Cell,
     vars: &mut Vec<Cell>,
     out: &mut Vec<u64>,
     stack: &mut Vec<Cell>,
 ) -> Option<()> {
+    let young = |s: SymId| heap.max_sym_birth > settled && heap.sym_birth(s) > settled;
     // Preorder: a compound's first argument is visited next, its other
     // arguments are stacked (a numeral `s (s z)` needs no stack).
     stack.clear();
@@ -446,7 +459,12 @@ pub fn tokens(
                 };
                 out.push((7 << 60) | k as u64);
             }
-            Cell::Atom(s) => out.push((1 << 60) | s.0 as u64),
+            Cell::Atom(s) => {
+                if young(s) {
+                    return None;
+                }
+                out.push((1 << 60) | s.0 as u64)
+            }
             Cell::Int(i) => {
                 out.push(2 << 60);
                 out.push(i as u64);
@@ -459,6 +477,9 @@ pub fn tokens(
                 let Cell::Functor(f, n) = heap.get(a) else {
                     return None;
                 };
+                if young(f) {
+                    return None;
+                }
                 out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64);
                 for i in (1..n).rev() {
                     stack.push(heap.arg(a, i));
@@ -615,6 +636,16 @@ impl Machine {
         self.ctx.set_identity(e, res, rhash);
     }
 
+    /// The heap time up to which `LOCAL` names are settled for memo keys:
+    /// the start of the outermost query (every variable a query can meet
+    /// was made after the names of the program it runs against), or now
+    /// when no query runs.  A name made later, by a module loaded during
+    /// the query, keeps the keys it occurs in from being made.
+    pub(crate) fn settled_names(&self) -> u32 {
+        self.choices_bottom_heap()
+            .unwrap_or(self.store.heap.len() as u32)
+    }
+
     /// The canonical tokens of entry `e`'s term into `sc.toks` (its
     /// variables into `sc.vars`); `None` as for [`tokens`].
     #[inline]
@@ -623,8 +654,11 @@ impl Machine {
         sc.toks.clear();
         sc.vars.clear();
         let (toks, vars, stack) = (&mut sc.toks, &mut sc.vars, &mut sc.stack);
+        let settled = self.settled_names();
         match entry.source {
-            Source::Heap { clause, .. } => tokens(&self.store.heap, clause, vars, toks, stack),
+            Source::Heap { clause, .. } => {
+                tokens(&self.store.heap, settled, clause, vars, toks, stack)
+            }
             Source::Template { tpl, env } => {
                 let t = self.templates[tpl as usize].clone();
                 if entry.linear {
@@ -633,13 +667,24 @@ impl Machine {
                         *slot = Some(self.ctx.envs[env as usize + i]);
                     }
                     let c = self.copy_template(&t, t.root, &mut slots);
-                    tokens(&self.store.heap, c, vars, toks, stack)
+                    tokens(&self.store.heap, settled, c, vars, toks, stack)
                 } else {
+                    // The clause is named by its template, so a name made
+                    // for this loading (a `LOCAL` one) is looked for there.
+                    let heap = &self.store.heap;
+                    if heap.max_sym_birth > settled
+                        && t.cells.iter().any(|c| match *c {
+                            Cell::Atom(s) | Cell::Functor(s, _) => heap.sym_birth(s) > settled,
+                            _ => false,
+                        })
+                    {
+                        return None;
+                    }
                     toks.push((10 << 60) | tpl as u64);
                     let mut r = Some(());
                     for i in 0..t.env_len as usize {
                         let c = self.ctx.envs[env as usize + i];
-                        r = r.and_then(|_| tokens(&self.store.heap, c, vars, toks, stack));
+                        r = r.and_then(|_| tokens(&self.store.heap, settled, c, vars, toks, stack));
                     }
                     r
                 }
@@ -708,7 +753,7 @@ impl Machine {
         if !self.ctx.restrictions.is_empty() || m.lin_nonground != 0 || m.unb_nonground != 0 {
             return None;
         }
-        sc.goal_tokens(&self.store.heap, goal)?;
+        sc.goal_tokens(&self.store.heap, self.settled_names(), goal)?;
         let mut h = crate::term::cell::Hasher64::new();
         h.add(1, hash_tokens(&sc.toks));
         h.add(2, m.lin_hash);
@@ -745,7 +790,10 @@ impl Machine {
             return;
         }
         let mut sc = std::mem::take(&mut self.memo.scratch);
-        if sc.goal_tokens(&self.store.heap, c.goal).is_some() {
+        if sc
+            .goal_tokens(&self.store.heap, self.settled_names(), c.goal)
+            .is_some()
+        {
             self.usable_ids(&mut sc);
             self.memo.insert_ids(c.hash, &sc.toks, &sc.ids);
         }

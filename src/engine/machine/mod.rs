@@ -897,6 +897,12 @@ impl Machine {
             + self.proof.nodes.len() * size_of::<ProofNode>()
     }
 
+    /// The heap mark of the oldest choice point: the start of the
+    /// outermost query (its barrier), if a query runs.
+    pub(crate) fn choices_bottom_heap(&self) -> Option<u32> {
+        self.choices.first().map(|c| c.heap)
+    }
+
     /// Whether the machine is inside a query that was stopped at `top`
     /// (nested queries run on top of it).
     pub fn depth(&self) -> usize {
