@@ -11,8 +11,9 @@
 //! `%?!` and `%*!` mark a goal too heavy for a debug build: it runs only
 //! when the tests are built with optimizations (`cargo test --release`).
 //!
-//! Each goal runs twice: as written, and with `--check-proofs` (every
-//! answer's proof recorded and checked), which must print the same.
+//! Each goal runs three times: as written, with `--check-proofs` (every
+//! answer's proof recorded and checked), and with the heap collected every
+//! few steps (`LOLLI_GC_STRESS`); all three must print the same.
 //!
 //! Every `%=` line after a goal belongs to it (an empty expected line is
 //! written `%=` alone).  A program must have at least one goal, and each goal
@@ -79,8 +80,10 @@ fn run_program(path: &Path) -> Vec<String> {
         // The session as written, then again with every answer's proof
         // recorded and checked: the same output and exit status (a
         // rejected proof is an error, status 2).
+        // And a third time with the heap collected every 64 steps
+        // (`LOLLI_GC_STRESS`, see src/engine/machine/gc.rs).
         let mut status = None;
-        for check in [false, true] {
+        for (check, stress) in [(false, false), (true, false), (false, true)] {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
             cmd.arg(path);
             if c.all {
@@ -88,6 +91,9 @@ fn run_program(path: &Path) -> Vec<String> {
             }
             if check {
                 cmd.arg("--check-proofs");
+            }
+            if stress {
+                cmd.env("LOLLI_GC_STRESS", "1");
             }
             cmd.arg("-e").arg(&c.goal);
             let out = cmd.output().expect("the lolli binary runs");
@@ -100,7 +106,11 @@ fn run_program(path: &Path) -> Vec<String> {
                     path.display(),
                     c.line,
                     c.goal,
-                    if check { " with --check-proofs" } else { "" },
+                    match (check, stress) {
+                        (true, _) => " with --check-proofs",
+                        (_, true) => " with LOLLI_GC_STRESS",
+                        _ => "",
+                    },
                     c.expected.join("\n"),
                     got.join("\n"),
                     String::from_utf8_lossy(&out.stderr)

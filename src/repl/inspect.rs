@@ -123,7 +123,7 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
          modules loaded:    {}\n\
          heap cells:        {}\n\
          trail entries:     {}\n\
-         {}",
+         {}{}",
         s.queries,
         s.inferences,
         s.search_time.as_secs_f64(),
@@ -133,7 +133,20 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
         m.modules.len(),
         m.store.heap.len(),
         m.store.trail.entries.len(),
+        gc_line(m),
         memo_line(m),
+    )
+}
+
+/// What the heap's garbage collector has done, as `--stats` and `:stats`
+/// print it.
+pub fn gc_line(m: &Machine) -> String {
+    let gc = m.gc_stats();
+    format!(
+        "garbage collected: {} collection{}, {} reclaimed\n",
+        gc.runs,
+        if gc.runs == 1 { "" } else { "s" },
+        size_text(gc.reclaimed as usize * std::mem::size_of::<crate::term::Cell>())
     )
 }
 

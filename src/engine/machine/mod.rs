@@ -45,10 +45,12 @@
 
 mod calls;
 mod effects;
+mod gc;
 mod goals;
 mod modules;
 mod scopes;
 
+pub use gc::GcStats;
 pub use modules::Parsed;
 
 use std::io::Write as _;
@@ -480,6 +482,17 @@ pub struct Machine {
     /// Steps run, modulo 2^32: limits (interrupt, time, memory) are checked
     /// every 4096.
     ticks: u32,
+    /// `ticks` bits that must be zero for the periodic checks (every
+    /// 4,096 steps; every 64 under `LOLLI_GC_STRESS`).
+    tick_mask: u32,
+    /// Heap length at which the next collection is due (see [`gc`]).
+    gc_next: usize,
+    /// Collect at every check (`LOLLI_GC_STRESS`).
+    gc_stress: bool,
+    /// How many times what survived the last collection the heap may grow
+    /// before the next (see [`gc`]).
+    gc_factor: usize,
+    gc: gc::GcStats,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -496,8 +509,14 @@ impl Machine {
             }
             builtin_table[id][arity as usize] = Builtin::lookup(name, arity);
         }
+        let gc_stress = std::env::var_os("LOLLI_GC_STRESS").is_some();
         Machine {
             ticks: 0,
+            tick_mask: if gc_stress { 0x3f } else { 0xfff },
+            gc_next: if gc_stress { 0 } else { gc::GC_MIN_CELLS },
+            gc_stress,
+            gc_factor: 1,
+            gc: gc::GcStats::default(),
             builtin_table,
             symbols,
             sources: Sources::new(),
@@ -731,7 +750,7 @@ impl Machine {
             // every few steps, as in `count (between 1 1000000000 X) N`)
             // still meets the checks.
             self.ticks = self.ticks.wrapping_add(1);
-            if self.ticks & 0xfff == 0 {
+            if self.ticks & self.tick_mask == 0 {
                 self.check_limits()?;
             }
             if self.cont == NONE {
@@ -863,6 +882,7 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
+        self.maybe_collect();
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
         }

@@ -1,0 +1,461 @@
+//! Garbage collection of the heap's newest segment.
+//!
+//! The heap only grows during forward search, and backtracking is what
+//! gives cells back; a long deterministic computation (a loop of a million
+//! iterations, `nrev` run again and again) would otherwise hold every cell it
+//! ever made.  The collector reclaims the cells made since the newest choice
+//! point that nothing can reach any more, and slides the live ones down in
+//! address order (a mark–compact collector at cell granularity).
+//!
+//! Invariants it relies on, and keeps:
+//! - Only the *segment* above the newest choice point's heap mark (`hb`) is
+//!   collected.  Backtracking truncates the heap to that mark, and every
+//!   older choice point's mark is lower, so no saved mark moves.  A cell
+//!   below the mark points into the segment only if it is a variable bound
+//!   after the choice point, and such a binding is on the trail (bindings
+//!   of variables below `hb` are trailed): the trail since the newest choice
+//!   point lists every pointer from below into the segment.
+//! - Compaction keeps address order, so an address still says which of two
+//!   variables is older.  The *times* kept beside the heap (the births of
+//!   `forall` constants and `LOCAL` names, lowered variable ages) are mapped
+//!   with the addresses; the cell at each such time is kept, so that a time
+//!   and a variable never come out equal when they were not.
+//! - Blocks whose layout is fixed are kept whole: a deferred conjunct's
+//!   reserved block and the environment it refers to, and the term a ground
+//!   template clause was built as (its alternatives are found by offset).
+//! - Collection happens between two steps of the run loop, when no Rust
+//!   code holds a heap cell of the segment: callers of `run_inner` (the
+//!   query's owner, `findall`'s sub-search) hold only cells made before the
+//!   choice point that the run pushed.
+//! - It does not run while proofs are recorded (the proof log refers to
+//!   every goal; nothing would be garbage) or while memoization is on.
+//!
+//! The roots are enumerated once, by [`Machine::visit_roots`], for both the
+//! marking and the relocation, so the two cannot disagree (the map of
+//! lowered ages, whose keys are addresses, is rebuilt instead).
+//!
+//! Setting the environment variable `LOLLI_GC_STRESS` makes the machine
+//! collect every 64 steps, whatever the heap's size: the test suite run so
+//! checks that no root is missing.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// The heap is collected when it has grown past this many cells since the
+/// last collection, and at least to twice what survived it.
+pub(super) const GC_MIN_CELLS: usize = 1 << 20;
+
+/// What a collection did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GcStats {
+    /// Collections run.
+    pub runs: u64,
+    /// Cells reclaimed, in all.
+    pub reclaimed: u64,
+}
+
+/// Something the collector must find every heap reference in.
+trait RootVisitor {
+    /// A cell that may point into the heap (its pointee is live).
+    fn cell(&mut self, c: &mut Cell);
+    /// The address of a heap cell that must be kept (and is relocated).
+    fn addr(&mut self, a: &mut u32);
+    /// A block of `len` cells from `start` that must be kept contiguous.
+    fn range(&mut self, start: &mut u32, len: u32);
+    /// A heap time (a length of the heap at some moment).
+    fn time(&mut self, t: &mut u32);
+}
+
+/// The marking pass's visitor: it only collects what to mark.
+#[derive(Default)]
+struct Gather {
+    cells: Vec<Cell>,
+    addrs: Vec<u32>,
+    ranges: Vec<(u32, u32)>,
+}
+
+impl RootVisitor for Gather {
+    fn cell(&mut self, c: &mut Cell) {
+        if matches!(c, Cell::Ref(_) | Cell::Struct(_)) {
+            self.cells.push(*c);
+        }
+    }
+    fn addr(&mut self, a: &mut u32) {
+        self.addrs.push(*a);
+    }
+    fn range(&mut self, start: &mut u32, len: u32) {
+        self.ranges.push((*start, len));
+    }
+    fn time(&mut self, t: &mut u32) {
+        // The cell at a time is kept (see the module doc).
+        self.addrs.push(*t);
+    }
+}
+
+/// Live cells of the segment `base .. base + 64 * words.len()`: a bitmap,
+/// and for each word the number of live cells before it.
+struct Marks {
+    base: u32,
+    len: u32,
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl Marks {
+    fn new(base: u32, len: u32) -> Self {
+        let words = len as usize / 64 + 1;
+        Marks {
+            base,
+            len,
+            bits: vec![0; words],
+            before: Vec::new(),
+        }
+    }
+
+    /// Set the mark of `a` (in the segment); whether it was newly set.
+    #[inline]
+    fn set(&mut self, a: u32) -> bool {
+        let i = (a - self.base) as usize;
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let new = self.bits[w] & b == 0;
+        self.bits[w] |= b;
+        new
+    }
+
+    /// Count the live cells (after marking).
+    fn count(&mut self) -> u32 {
+        let mut n = 0;
+        self.before = self
+            .bits
+            .iter()
+            .map(|w| {
+                let b = n;
+                n += w.count_ones();
+                b
+            })
+            .collect();
+        n
+    }
+
+    /// Where heap time or address `t` goes: unchanged below the segment,
+    /// else the segment's start plus the live cells before `t`.
+    #[inline]
+    fn map(&self, t: u32) -> u32 {
+        if t < self.base {
+            return t;
+        }
+        let i = (t - self.base).min(self.len) as usize;
+        let (w, b) = (i / 64, i % 64);
+        let below = if b == 0 { 0 } else { self.bits[w] << (64 - b) };
+        self.base + self.before[w] + below.count_ones()
+    }
+}
+
+/// The marking pass: live cells of the segment are marked, and the
+/// pointers among them followed, from a stack (never the Rust stack).
+struct Marker<'a> {
+    cells: &'a [Cell],
+    top: u32,
+    marks: &'a mut Marks,
+    /// Pointer cells (`Ref`, `Struct`) of marked cells, still to follow.
+    work: Vec<Cell>,
+}
+
+impl Marker<'_> {
+    /// Mark the cell at `a` (nothing outside the segment).  A compound's
+    /// functor cell is marked with all its arguments, so a marked functor
+    /// means a marked block and a `Struct` pointer to it needs no more work.
+    #[inline]
+    fn addr(&mut self, a: u32) {
+        if a < self.marks.base || a >= self.top || !self.marks.set(a) {
+            return;
+        }
+        match self.cells[a as usize] {
+            Cell::Functor(_, n) => {
+                // Argument cells are never functors.
+                for b in a + 1..=a + n {
+                    if self.marks.set(b) {
+                        self.push(self.cells[b as usize]);
+                    }
+                }
+            }
+            c => self.push(c),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, c: Cell) {
+        if matches!(c, Cell::Ref(_) | Cell::Struct(_)) {
+            self.work.push(c);
+        }
+    }
+
+    /// Mark what a pointer cell points at.
+    #[inline]
+    fn follow(&mut self, c: Cell) {
+        match c {
+            Cell::Ref(a) | Cell::Struct(a) => self.addr(a.0),
+            _ => {}
+        }
+    }
+}
+
+/// The relocation pass's visitor.
+struct Relocate<'a>(&'a Marks);
+
+impl Relocate<'_> {
+    #[inline]
+    fn cell_of(&self, c: Cell) -> Cell {
+        match c {
+            Cell::Ref(a) => Cell::Ref(Addr(self.0.map(a.0))),
+            Cell::Struct(a) => Cell::Struct(Addr(self.0.map(a.0))),
+            other => other,
+        }
+    }
+}
+
+impl RootVisitor for Relocate<'_> {
+    fn cell(&mut self, c: &mut Cell) {
+        *c = self.cell_of(*c);
+    }
+    fn addr(&mut self, a: &mut u32) {
+        *a = self.0.map(*a);
+    }
+    fn range(&mut self, start: &mut u32, _len: u32) {
+        *start = self.0.map(*start);
+    }
+    fn time(&mut self, t: &mut u32) {
+        *t = self.0.map(*t);
+    }
+}
+
+impl Machine {
+    /// Collect the heap if it has grown enough since the last collection
+    /// and nothing rules collection out now (see the module doc).
+    pub(super) fn maybe_collect(&mut self) {
+        if self.store.heap.len() < self.gc_next
+            || self.options.proofs
+            || !self.proof.nodes.is_empty()
+            || self.ctx.memo.on
+        {
+            return;
+        }
+        let before = self.store.heap.len();
+        self.collect();
+        let after = self.store.heap.len();
+        // The next collection when the heap has grown by `gc_factor` times
+        // what survived (at least GC_MIN_CELLS).  While most of the heap
+        // survives (a deep recursion whose data stays live), the factor
+        // goes 3, 7, 15, so that the same live cells are not marked over
+        // and over: all collections together mark about 1.3 times the
+        // heap's final size.
+        self.gc_factor = if 2 * after > before {
+            (2 * self.gc_factor + 1).min(15)
+        } else {
+            1
+        };
+        self.gc_next = if self.gc_stress {
+            0
+        } else {
+            after + (self.gc_factor * after).max(GC_MIN_CELLS)
+        };
+    }
+
+    /// What the collector has done in this machine so far.
+    pub fn gc_stats(&self) -> GcStats {
+        self.gc
+    }
+
+    /// Reclaim the unreachable cells above the newest choice point's heap
+    /// mark, sliding the live ones down.
+    fn collect(&mut self) {
+        let base = self.store.hb;
+        let top = self.store.heap.len() as u32;
+        if top <= base {
+            return;
+        }
+        let trail_from = self.choices.last().map_or(0, |c| c.trail as usize);
+        let mut marks = Marks::new(base, top - base);
+
+        // Mark.
+        let mut roots = Gather::default();
+        self.visit_roots(&mut roots, trail_from);
+        // Variables whose age was lowered, and their ages (the map is
+        // rebuilt after the slide: its keys cannot change in place).
+        for (w, &age) in &self.store.heap.lowered {
+            roots.addrs.push(w.0);
+            roots.addrs.push(age);
+        }
+        let mut marker = Marker {
+            cells: &self.store.heap.cells,
+            top,
+            marks: &mut marks,
+            work: Vec::new(),
+        };
+        for &a in &roots.addrs {
+            marker.addr(a);
+        }
+        for &(start, len) in &roots.ranges {
+            for a in start..start + len {
+                marker.addr(a);
+            }
+        }
+        for &c in &roots.cells {
+            marker.follow(c);
+        }
+        while let Some(c) = marker.work.pop() {
+            marker.follow(c);
+        }
+        let live = marks.count();
+        if live == top - base {
+            self.gc.runs += 1;
+            return;
+        }
+
+        // Relocate the roots, then slide the live cells down.
+        self.visit_roots(&mut Relocate(&marks), trail_from);
+        let reloc = Relocate(&marks);
+        let heap = &mut self.store.heap;
+        let mut to = base as usize;
+        for (w, &word) in marks.bits.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let from = base as usize + w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                heap.cells[to] = reloc.cell_of(heap.cells[from]);
+                if to < heap.digests.len() {
+                    heap.digests[to] = heap.digests.get(from).copied().unwrap_or_default();
+                }
+                to += 1;
+            }
+        }
+        heap.cells.truncate(to);
+        if heap.digests.len() > to {
+            heap.digests.truncate(to);
+        }
+        // Lowered ages: keys are variables, values times.
+        if !heap.lowered.is_empty() {
+            let old = std::mem::take(&mut heap.lowered);
+            heap.lowered = old
+                .into_iter()
+                .map(|(v, age)| (Addr(marks.map(v.0)), marks.map(age)))
+                .collect();
+        }
+        self.gc.runs += 1;
+        self.gc.reclaimed += u64::from(top - base - live);
+    }
+
+    /// Show every heap reference the machine holds outside the heap's
+    /// segment to `v` (see the module doc for why these are all).
+    fn visit_roots(&mut self, v: &mut impl RootVisitor, trail_from: usize) {
+        let base = self.store.hb;
+        // The continuation and every frame still stored.
+        for f in &mut self.frames {
+            match &mut f.action {
+                Action::Solve { goal, .. } | Action::Bang { goal, .. } => v.cell(goal),
+                Action::Deferred {
+                    at, len, env, tpl, ..
+                } => {
+                    v.range(at, *len);
+                    let nslots = self.templates[*tpl as usize].nslots;
+                    v.range(env, nslots);
+                }
+                Action::WithMid { g2, .. } => v.cell(g2),
+                Action::GuardCommit { then, .. } => v.cell(then),
+                Action::TimingEnd { var, .. } => v.cell(var),
+                Action::ExitScope { .. }
+                | Action::WithEnd { .. }
+                | Action::BangEnd { .. }
+                | Action::RestoreOutput { .. }
+                | Action::RestoreInput { .. }
+                | Action::QueryEnd { .. }
+                | Action::SubEnd
+                | Action::MemoExit { .. }
+                | Action::Cut { .. } => {}
+            }
+        }
+        // Choice points: their terms were made before them, below the
+        // segment, except nothing; visited for completeness (a no-op).
+        for ch in &mut self.choices {
+            match &mut ch.alt {
+                Alternative::Clauses { goal, .. } | Alternative::Goal { goal, .. } => v.cell(goal),
+                Alternative::Between { goal, x, .. } => {
+                    v.cell(goal);
+                    v.cell(x);
+                }
+                Alternative::Barrier | Alternative::MemoFail { .. } => {}
+            }
+        }
+        // The context.
+        for e in &mut self.ctx.entries {
+            match &mut e.source {
+                Source::Heap { clause, .. } => v.cell(clause),
+                Source::Template { tpl, .. } => {
+                    if e.ground != u32::MAX {
+                        let t = &self.templates[*tpl as usize];
+                        if let Cell::Struct(r) = t.root {
+                            let len = (t.block_end(r) - r.ix()) as u32;
+                            v.range(&mut e.ground, len);
+                        }
+                    }
+                }
+            }
+        }
+        for alt in &mut self.ctx.heap_alts {
+            v.cell(&mut alt.head);
+        }
+        for b in &mut self.ctx.bodies {
+            match b {
+                Body::Goal(g) | Body::Bang(g) => v.cell(g),
+            }
+        }
+        for c in &mut self.ctx.envs {
+            v.cell(c);
+        }
+        // Answers' variables and memoized calls.
+        for names in &mut self.query_names {
+            for (_, c) in names {
+                v.cell(c);
+            }
+        }
+        for call in &mut self.memo_calls {
+            v.cell(&mut call.goal);
+        }
+        // Pointers from below the segment: bindings since the newest choice.
+        let heap = &mut self.store.heap;
+        for u in &mut self.store.trail.entries[trail_from..] {
+            match u {
+                Undo::Bind(a) => {
+                    if a.0 < base {
+                        v.cell(&mut heap.cells[a.ix()]);
+                    } else {
+                        v.addr(&mut a.0);
+                    }
+                }
+                Undo::Lower(w, old) => {
+                    v.addr(&mut w.0);
+                    if *old != u32::MAX {
+                        v.time(old);
+                    }
+                }
+                Undo::State(..)
+                | Undo::Push(..)
+                | Undo::Pop(..)
+                | Undo::Restrict
+                | Undo::Unrestrict(..) => {}
+            }
+        }
+        // Times kept beside the heap.
+        for e in &mut heap.eigens {
+            v.time(&mut e.birth.0);
+        }
+        if heap.max_sym_birth >= base {
+            for b in &mut heap.sym_birth {
+                if *b >= base {
+                    v.time(b);
+                }
+            }
+            v.time(&mut heap.max_sym_birth);
+        }
+    }
+}
