@@ -83,10 +83,10 @@ pub struct Args {
     /// Memoize the failures of predicate PRED (repeatable), as `MEMO PRED.` does.
     #[arg(long, value_name = "PRED")]
     pub memo: Vec<String>,
-    /// Keep at most N failure keys in the memo table (default: as many as
-    /// fit in a quarter of the machine's memory, which bounds the table in
-    /// any case).
-    #[arg(long, value_name = "N")]
+    /// Keep at most N failure keys in the memo table, N at least 2 (default:
+    /// as many as fit in a quarter of the machine's memory, which bounds the
+    /// table in any case).
+    #[arg(long, value_name = "N", value_parser = memo_keys)]
     pub memo_limit: Option<usize>,
     /// After each goal, print inferences and memo table figures on stderr.
     #[arg(long)]
@@ -152,6 +152,16 @@ fn seconds(text: &str) -> Result<Duration, String> {
 fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("the limit must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A `--memo-limit`: the table keeps its keys in two generations, so it
+/// holds at least two.
+fn memo_keys(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n < 2 => Err("the memo table holds at least 2 keys".to_string()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }

@@ -216,6 +216,17 @@ fn bad_options_exit_2() {
         "{}",
         r.stderr
     );
+    for n in ["0", "1"] {
+        let r = lolli(&["--memo-limit", n, "-e", "true"]);
+        assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+        assert!(
+            r.stderr.starts_with(&format!(
+                "error: invalid value '{n}' for '--memo-limit <N>': the memo table holds at least 2 keys"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
     let r = lolli(&["--bogus"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
     assert!(
