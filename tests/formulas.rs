@@ -207,6 +207,20 @@ fn linear_implication_must_use_its_resource() {
 }
 
 #[test]
+fn an_assumed_true_is_the_top_clause() {
+    // As a clause, `true` offers nothing (Lolli's clause ⊤): no goal uses
+    // it, so a linear `true` can only be erased.
+    check_counts(&[
+        ("true -o true", 0),
+        ("true -o erase", 1),
+        ("(true , a) -o a", 0),
+        ("(true , a) -o (a , erase)", 1),
+        ("true => true", 1),
+        ("(a & true) -o a", 1),
+    ]);
+}
+
+#[test]
 fn intuitionistic_implication_allows_any_number_of_uses() {
     check_counts(&[
         ("a => a", 1),
