@@ -309,3 +309,13 @@ fn deep_nests_a_hundred_thousand_linear_assumptions() {
         ok("C = 100000\n")
     );
 }
+
+#[test]
+fn nrev_reverses_in_a_loop_that_leaves_no_choice_point() {
+    // 500 rounds; and the list itself, reversed once.
+    assert_eq!(lolli(&["bench/nrev.lolli", "-e", "bench 500"]), ok("yes\n"));
+    assert_eq!(
+        lolli(&["bench/nrev.lolli", "-e", "range 0 5 L, nrev L R"]),
+        ok("L = 0 :: 1 :: 2 :: 3 :: 4 :: nil, R = 4 :: 3 :: 2 :: 1 :: 0 :: nil\n")
+    );
+}
