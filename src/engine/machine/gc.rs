@@ -40,6 +40,7 @@
 
 #[allow(unused_imports)]
 use super::*;
+use std::ops::Range;
 
 /// The heap is collected when it has grown past this many cells since the
 /// last collection, and at least to twice what survived it.
@@ -66,9 +67,11 @@ trait RootVisitor {
     fn time(&mut self, t: &mut u32);
 }
 
-/// The marking pass's visitor: it only collects what to mark.
+/// The marking pass's visitor: it only collects what to mark (pointers
+/// into the segment from `base` on).
 #[derive(Default)]
 struct Gather {
+    base: u32,
     cells: Vec<Cell>,
     addrs: Vec<u32>,
     ranges: Vec<(u32, u32)>,
@@ -76,8 +79,10 @@ struct Gather {
 
 impl RootVisitor for Gather {
     fn cell(&mut self, c: &mut Cell) {
-        if matches!(c, Cell::Ref(_) | Cell::Struct(_)) {
-            self.cells.push(*c);
+        if let Cell::Ref(a) | Cell::Struct(a) = *c {
+            if a.0 >= self.base {
+                self.cells.push(*c);
+            }
         }
     }
     fn addr(&mut self, a: &mut u32) {
@@ -267,19 +272,35 @@ impl Machine {
     }
 
     /// Reclaim the unreachable cells above the newest choice point's heap
-    /// mark, sliding the live ones down.
+    /// mark, sliding the live ones down.  A *minor* collection leaves the
+    /// cells that survived the last collection where they are (they are
+    /// mostly still live) and collects only the cells made since; the old
+    /// cells are then scanned for pointers to the new ones instead of
+    /// being marked.  Every collection is a full one once the old cells
+    /// have doubled since the last full one.
     fn collect(&mut self) {
-        let base = self.store.hb;
+        let hb = self.store.hb;
         let top = self.store.heap.len() as u32;
+        let old = self.gc_old;
+        // (Under LOLLI_GC_STRESS, every other collection is a full one.)
+        let minor = old > hb
+            && old <= top
+            && ((old - hb) as usize) < 2 * self.gc_full_live + GC_MIN_CELLS
+            && !(self.gc_stress && self.gc.runs % 2 == 1);
+        let base = if minor { old } else { hb };
         if top <= base {
             return;
         }
+        let scan = hb..base;
         let trail_from = self.choices.last().map_or(0, |c| c.trail as usize);
         let mut marks = Marks::new(base, top - base);
 
         // Mark.
-        let mut roots = Gather::default();
-        self.visit_roots(&mut roots, trail_from);
+        let mut roots = Gather {
+            base,
+            ..Gather::default()
+        };
+        self.visit_roots(&mut roots, trail_from, scan.clone());
         // Variables whose age was lowered, and their ages (the map is
         // rebuilt after the slide: its keys cannot change in place).
         for (w, &age) in &self.store.heap.lowered {
@@ -307,13 +328,17 @@ impl Machine {
             marker.follow(c);
         }
         let live = marks.count();
+        self.gc.runs += 1;
+        if !minor {
+            self.gc_full_live = (base + live - hb) as usize;
+        }
+        self.gc_old = base + live;
         if live == top - base {
-            self.gc.runs += 1;
             return;
         }
 
         // Relocate the roots, then slide the live cells down.
-        self.visit_roots(&mut Relocate(&marks), trail_from);
+        self.visit_roots(&mut Relocate(&marks), trail_from, scan);
         let reloc = Relocate(&marks);
         let heap = &mut self.store.heap;
         let mut to = base as usize;
@@ -341,14 +366,15 @@ impl Machine {
                 .map(|(v, age)| (Addr(marks.map(v.0)), marks.map(age)))
                 .collect();
         }
-        self.gc.runs += 1;
         self.gc.reclaimed += u64::from(top - base - live);
     }
 
     /// Show every heap reference the machine holds outside the heap's
     /// segment to `v` (see the module doc for why these are all).
-    fn visit_roots(&mut self, v: &mut impl RootVisitor, trail_from: usize) {
-        let base = self.store.hb;
+    /// `old` is the range of cells below the segment (and above the newest
+    /// choice point's mark) that a minor collection leaves in place: each
+    /// is visited as a root, so the trail is needed only below it.
+    fn visit_roots(&mut self, v: &mut impl RootVisitor, trail_from: usize, old: Range<u32>) {
         // The continuation and every frame still stored.
         for f in &mut self.frames {
             match &mut f.action {
@@ -421,14 +447,18 @@ impl Machine {
         for call in &mut self.memo_calls {
             v.cell(&mut call.goal);
         }
-        // Pointers from below the segment: bindings since the newest choice.
+        // Pointers from below the segment: the old cells a minor collection
+        // keeps, and bindings since the newest choice point below them.
         let heap = &mut self.store.heap;
+        for c in &mut heap.cells[old.start as usize..old.end as usize] {
+            v.cell(c);
+        }
         for u in &mut self.store.trail.entries[trail_from..] {
             match u {
                 Undo::Bind(a) => {
-                    if a.0 < base {
+                    if a.0 < old.start {
                         v.cell(&mut heap.cells[a.ix()]);
-                    } else {
+                    } else if a.0 >= old.end {
                         v.addr(&mut a.0);
                     }
                 }
@@ -449,9 +479,9 @@ impl Machine {
         for e in &mut heap.eigens {
             v.time(&mut e.birth.0);
         }
-        if heap.max_sym_birth >= base {
+        if heap.max_sym_birth >= old.end {
             for b in &mut heap.sym_birth {
-                if *b >= base {
+                if *b >= old.end {
                     v.time(b);
                 }
             }

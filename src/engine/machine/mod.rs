@@ -492,6 +492,12 @@ pub struct Machine {
     /// How many times what survived the last collection the heap may grow
     /// before the next (see [`gc`]).
     gc_factor: usize,
+    /// The heap's length after the last collection: cells below it
+    /// survived one, and a minor collection leaves them in place (0: none,
+    /// or backtracking has since cut the heap below it).
+    gc_old: u32,
+    /// Cells that survived the last full collection (above its base).
+    gc_full_live: usize,
     gc: gc::GcStats,
 }
 
@@ -516,6 +522,8 @@ impl Machine {
             gc_next: if gc_stress { 0 } else { gc::GC_MIN_CELLS },
             gc_stress,
             gc_factor: 1,
+            gc_old: 0,
+            gc_full_live: 0,
             gc: gc::GcStats::default(),
             builtin_table,
             symbols,
@@ -1000,6 +1008,7 @@ impl Machine {
             output,
             input,
             memo_calls,
+            gc_old,
             ..
         } = self;
         let Some(ch) = choices.last() else {
@@ -1007,6 +1016,11 @@ impl Machine {
         };
         store.undo_to(ch.trail as usize, |u: Undo| ctx.undo(u));
         store.heap.truncate(ch.heap as usize, ch.eigens as usize);
+        if ch.heap < *gc_old {
+            // The cells that survived a collection are gone: the next one
+            // is a full one.
+            *gc_old = 0;
+        }
         frames.truncate(ch.frames as usize);
         ctx.truncate(&ch.ctx);
         aux.truncate(ch.aux as usize);
