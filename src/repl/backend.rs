@@ -544,10 +544,8 @@ impl Backend {
                             if self.proof_view.check {
                                 if let Err(e) = proof.check() {
                                     self.end_query();
-                                    r.outputs.push(Output::Error(format!(
-                                        "error: the proof of answer {} was rejected: {e}\n",
-                                        p.found
-                                    )));
+                                    let e = rejected(p.found, &e);
+                                    r.outputs.push(Output::Error(self.session.render(&[e])));
                                     return;
                                 }
                             }
@@ -860,6 +858,13 @@ impl Backend {
     }
 }
 
+/// The error for answer number `answer` whose proof the checker rejected:
+/// a run-time error (E003), as is a proof too large to build.
+fn rejected(answer: usize, e: &crate::proof::CheckError) -> Error {
+    crate::diagnostics::RuntimeError::new(format!("the proof of answer {answer} was rejected: {e}"))
+        .into()
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
@@ -872,4 +877,28 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
     let a = crate::session::answer_of(m, vars);
     (a.to_string(), a.bindings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::{CheckError, Problem, RuleName};
+
+    #[test]
+    fn a_rejected_proof_is_a_runtime_error_with_its_code() {
+        let e = CheckError {
+            path: vec![1, 0],
+            rule: RuleName::Atom,
+            goal: "p a".into(),
+            problem: Problem::Head {
+                instance: "p b".into(),
+            },
+        };
+        let session = Session::new();
+        assert_eq!(
+            session.render(&[rejected(2, &e)]),
+            "error[E003]: the proof of answer 2 was rejected: step 1.0 (atom `p a`): \
+             no head of the clause instance `p b` is the goal\n\n"
+        );
+    }
 }
