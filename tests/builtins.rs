@@ -142,6 +142,53 @@ fn telling_sends_output_to_a_file() {
 }
 
 #[test]
+fn telling_flushes_its_file_when_its_goal_ends() {
+    let dir = temp_dir("telling-flush");
+    let f = dir.join("o.txt");
+    let f = f.display();
+    // On success: the file is complete when the next goal reads it.
+    assert_eq!(
+        answers(
+            "",
+            &format!("telling \"{f}\" (write_clause x), seeing \"{f}\" (read T)")
+        ),
+        strs(&["T = x"])
+    );
+    // On failure of the goal.
+    assert_eq!(
+        answers(
+            "",
+            &format!("(telling \"{f}\" (write_clause y, fail) ; true), seeing \"{f}\" (read T)")
+        ),
+        strs(&["T = y"])
+    );
+    // On backtracking into the goal: it writes on, and is flushed again.
+    assert_eq!(
+        answers(
+            "",
+            &format!(
+                "telling \"{f}\" (member X (a :: b :: nil), write_clause X), X = b, \
+                 seeing \"{f}\" (read T1, read T2)"
+            )
+        ),
+        strs(&["X = b, T1 = a, T2 = b"])
+    );
+    // Nested scopes left by one failure are both flushed.
+    let g = dir.join("g.txt");
+    let g = g.display();
+    assert_eq!(
+        answers(
+            "",
+            &format!(
+                "(telling \"{f}\" (write_clause outer, telling \"{g}\" (write_clause inner, fail)) \
+                 ; true), seeing \"{f}\" (read A), seeing \"{g}\" (read B)"
+            )
+        ),
+        strs(&["A = outer, B = inner"])
+    );
+}
+
+#[test]
 fn seeing_a_missing_file_is_an_error() {
     assert_eq!(
         error_of("seeing \"/nonexistent/lolli/in.txt\" true"),
@@ -384,6 +431,17 @@ fn system_is_refused_without_allow_system() {
             code: 2,
         }
     );
+}
+
+#[test]
+fn system_sees_what_telling_wrote() {
+    let dir = temp_dir("telling-system");
+    let f = dir.join("o.txt");
+    let goal = format!(
+        "telling \"{0}\" (write hello), system \"test -s '{0}'\" S",
+        f.display()
+    );
+    assert_eq!(lolli(&["--allow-system", "-e", &goal]), ok("S = 0\n"));
 }
 
 #[test]

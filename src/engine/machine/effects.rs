@@ -93,6 +93,21 @@ impl Machine {
         prev
     }
 
+    /// The goal of a `telling` succeeded: flush its file, so that what it
+    /// wrote is there for a later `seeing` or `system`, and write to
+    /// `output` (the enclosing output) again.  The file stays open:
+    /// backtracking into the goal writes to it again (`restore_top`), and
+    /// flushes it when the goal then fails.
+    pub(super) fn end_telling(&mut self, output: u32) {
+        if let Some(w) = (self.output as usize)
+            .checked_sub(1)
+            .and_then(|i| self.outputs.get_mut(i))
+        {
+            let _ = w.flush();
+        }
+        self.output = output;
+    }
+
     pub(crate) fn then_restore_output(&mut self, output: u32) {
         self.cont = self.push_frame(Action::RestoreOutput { output }, self.cont);
     }
@@ -153,5 +168,15 @@ impl Machine {
     /// Replace the host (for example to capture output).
     pub fn set_host(&mut self, host: Box<dyn Host>) {
         self.host = host;
+    }
+}
+
+/// Backtracking is leaving the `telling` scopes of the outputs numbered
+/// above `output` (their goals failed, or the choice restored is older
+/// than them): flush their files, as [`Machine::end_telling`] does when a
+/// goal succeeds.  A file already flushed has nothing to write.
+pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], output: u32) {
+    for w in outputs.iter_mut().skip(output as usize) {
+        let _ = w.flush();
     }
 }

@@ -814,7 +814,7 @@ impl Machine {
                     Ok(true)
                 }
                 Action::RestoreOutput { output } => {
-                    self.output = output;
+                    self.end_telling(output);
                     Ok(true)
                 }
                 Action::RestoreInput { input } => {
@@ -972,6 +972,7 @@ impl Machine {
             cont,
             slack,
             output,
+            outputs,
             input,
             memo_calls,
             ..
@@ -994,6 +995,9 @@ impl Machine {
         }
         *cont = ch.cont;
         *slack = ch.slack;
+        if ch.output < *output {
+            effects::flush_telling_files(outputs, ch.output);
+        }
         *output = ch.output;
         *input = ch.input;
         memo_calls.truncate(ch.memo_calls as usize);
