@@ -127,6 +127,50 @@ fn read_from_the_host_input() {
 }
 
 #[test]
+fn read_reads_one_term_and_leaves_the_rest_of_the_line() {
+    // From the host's input: two terms on one line, then the end.
+    let (mut s, cap) = session();
+    cap.input.borrow_mut().push_back("a. b.\n".to_string());
+    assert_eq!(
+        common::all_answers(&mut s, "read X, read Y, read Z"),
+        strs(&["X = a, Y = b, Z = end_of_file"])
+    );
+    // From a file: a term may span lines and end on a line another starts.
+    let dir = temp_dir("read-rest");
+    let file = dir.join("in.txt");
+    write_file(&file, "foo (bar\n X). baz\n.");
+    let goal = format!("seeing \"{}\" (read A, read B, read C)", file.display());
+    assert_eq!(
+        answers("", &goal),
+        strs(&["A = foo (bar _1), B = baz, C = end_of_file"])
+    );
+    // A `.` in a string, a quoted name or a comment does not end a term;
+    // input holding only a comment is the end.
+    write_file(&file, "\"x. y\". 'q. r'. c % d. e\n. /* f. g */ h. % i.\n");
+    let goal = format!(
+        "seeing \"{}\" (read A, read B, read C, read D, read E)",
+        file.display()
+    );
+    assert_eq!(
+        answers("", &goal),
+        strs(&["A = \"x. y\", B = 'q. r', C = c, D = h, E = end_of_file"])
+    );
+}
+
+#[test]
+fn read_on_the_command_line_reads_terms_sharing_a_line() {
+    assert_eq!(
+        common::lolli_in(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+            &["-e", "read X, read Y"],
+            "a. b.\n",
+            &[]
+        ),
+        ok("X = a, Y = b\n")
+    );
+}
+
+#[test]
 fn telling_sends_output_to_a_file() {
     let dir = temp_dir("telling");
     let file = dir.join("out.txt");

@@ -450,6 +450,9 @@ pub struct Machine {
     output: u32,
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
+    /// Per input (0 the host's, i the `inputs[i - 1]`), the text read from
+    /// it that `read` has not consumed yet (see `effects::Unread`).
+    unread: Vec<effects::Unread>,
     /// When the machine was made (`timing` measures from it).
     epoch: Instant,
     /// The named variables of each query being run, innermost last (error
@@ -523,6 +526,7 @@ impl Machine {
             output: 0,
             inputs: Vec::new(),
             input: 0,
+            unread: Vec::new(),
             epoch: Instant::now(),
             query_names: Vec::new(),
             index_mark: None,
