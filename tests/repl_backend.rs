@@ -202,7 +202,7 @@ fn context_marks_the_resources_still_available() {
              keep :- r1.\n    \
              length L N :- length_from L 0 N.\n    \
              length_from nil N N.\n    \
-             length_from (_ :: T) K N :- (var N -> true | K < N), K1 is K + 1, length_from T K1 N.\n    \
+             length_from (_ :: T) K N :- var N -> true | K < N, K1 is K + 1, length_from T K1 N.\n    \
              append nil L L.\n    \
              append (X :: A) B (X :: C) :- append A B C.\n    \
              member X (X :: _).\n    \
@@ -222,6 +222,37 @@ fn context_marks_the_resources_still_available() {
         panic!("{outputs:?}")
     };
     assert!(t.contains("(2 of 2 still available"), "{t}");
+}
+
+#[test]
+fn context_shows_module_clauses_with_their_environment() {
+    // The counter module of LANGUAGE.md section 6: its clauses show the
+    // parameter as loaded and the LOCAL name as the constant of the loading.
+    let dir = TempDir::new("context-module");
+    dir.file(
+        "counter.lolli",
+        "MODULE counter Start.\nLOCAL key.\nLINEAR cnt key Start.\nget N :- cnt key N.\n",
+    );
+    let written = Rc::new(RefCell::new(String::new()));
+    let mut b = Backend::new(factory(written, vec![dir.0.clone()]), &[], Answers::Ask)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        b.input("load (counter 5)."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    let Reply { outputs, .. } = b.input(":context");
+    let Output::Text(t) = &outputs[0] else {
+        panic!("{outputs:?}")
+    };
+    assert!(t.contains(":\n    get N :- cnt key_1 N.\n"), "{t}");
+    assert!(
+        t.ends_with("linear resources (1 of 1 still available, marked *):\n  * cnt key_1 5.\n"),
+        "{t}"
+    );
+    assert_eq!(
+        b.input("cnt K N."),
+        reply(vec![answer("K = key_1, N = 5")], Next::More)
+    );
 }
 
 #[test]

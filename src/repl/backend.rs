@@ -651,7 +651,7 @@ impl Backend {
             Command::Reload => self.reload(&mut r),
             Command::Context => r
                 .outputs
-                .push(text(inspect::context(&self.session.machine))),
+                .push(text(inspect::context(&mut self.session.machine))),
             Command::Stats => r.outputs.push(text(inspect::stats(
                 &self.session.machine,
                 &self.stats,
