@@ -8,7 +8,7 @@
 //!
 //! Codes: `E001` syntax, `E002` load, `E003` runtime (anything that stops
 //! a query once it runs, a rejected proof included); warnings
-//! `W001`..`W007` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
+//! `W001`..`W008` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
 //! (the command line's `-W error`) keeps its code.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
@@ -170,6 +170,9 @@ pub enum WarningKind {
     MemoSideEffect,
     /// A `MEMO` predicate that no clause defines.
     MemoUnknown,
+    /// A predicate given to `--moves` or `:moves` that no clause defines
+    /// (at the arity given).
+    MovesUnknown,
 }
 
 impl WarningKind {
@@ -183,6 +186,7 @@ impl WarningKind {
             WarningKind::DuplicateClause => "W005",
             WarningKind::MemoSideEffect => "W006",
             WarningKind::MemoUnknown => "W007",
+            WarningKind::MovesUnknown => "W008",
         }
     }
 }

@@ -665,6 +665,46 @@ fn keys_recorded_under_a_nested_levels_memo_base_are_dropped_after_it() {
 }
 
 #[test]
+fn moves_reports_an_unknown_predicate_as_memo_does() {
+    let dir = TempDir::new("moves-unknown");
+    let f = dir.file("take.lolli", "take a.\ntake b.\n");
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.record_proofs();
+    assert_eq!(b.input("take X."), reply(vec![answer("X = a")], Next::Goal));
+    assert_eq!(
+        b.input(":moves take/1").outputs,
+        vec![Output::Text(
+            "take a  consumed: none  assumed: none\n".into()
+        )]
+    );
+    for (given, warning) in [
+        (
+            "nosuch",
+            "warning[W008]: `nosuch` is given to :moves, but no clause defines it",
+        ),
+        (
+            "take/2",
+            "warning[W008]: `take/2` is given to :moves, but no clause defines `take` \
+             with 2 arguments",
+        ),
+    ] {
+        let Reply { outputs, .. } = b.input(&format!(":moves {given}"));
+        assert!(
+            matches!(&outputs[..], [Output::Warning(w), Output::Text(t)]
+                if w.contains(warning)
+                    && *t == format!("the last proof uses no clause of `{given}`\n")),
+            "{outputs:?}"
+        );
+    }
+    let Reply { outputs, .. } = b.input(":moves Take");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)]
+            if e.contains("error[E002]: :moves Take: `Take` is not a predicate name")),
+        "{outputs:?}"
+    );
+}
+
+#[test]
 fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
     // The top level records every answer's proof for `:proof`; one of more
     // than `KEPT_PROOF_CELLS` term cells (a list of 200,000 numbers shown
@@ -683,7 +723,13 @@ fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
         lolli::repl::backend::KEPT_PROOF_CELLS
     ));
     assert_eq!(b.input(":proof").outputs, vec![not_kept.clone()]);
-    assert_eq!(b.input(":moves between").outputs, vec![not_kept]);
+    let Reply { outputs, .. } = b.input(":moves between");
+    assert!(
+        matches!(&outputs[..], [Output::Warning(w), t]
+            if w.contains("warning[W008]: `between` is given to :moves, but it is a built-in")
+                && *t == not_kept),
+        "{outputs:?}"
+    );
     // The next answer's proof is kept again.
     assert_eq!(
         b.input("findall X (between 1 2 X) L, true."),

@@ -725,20 +725,35 @@ impl Backend {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
                 None => r.outputs.push(text(self.no_proof())),
             },
-            Command::Moves(pred) => match &self.last_proof {
-                Some(p) => {
-                    let lines: String = crate::proof::moves::moves(p, &pred)
+            Command::Moves(given) => {
+                let (pred, warnings) = match self.session.moves_predicate(&given, ":moves", &[]) {
+                    Ok(checked) => checked,
+                    Err(e) => {
+                        r.outputs.push(Output::Error(self.session.render(&[e])));
+                        return r;
+                    }
+                };
+                let lines: Option<String> = self.last_proof.as_ref().map(|p| {
+                    crate::proof::moves::moves(p, &pred)
                         .iter()
                         .map(|m| format!("{m}\n"))
-                        .collect();
-                    r.outputs.push(text(if lines.is_empty() {
-                        format!("the last proof uses no clause of `{pred}`\n")
-                    } else {
-                        lines
-                    }));
+                        .collect()
+                });
+                // A predicate with moves in the last proof is defined (by
+                // the goal that proved it, if nothing else).
+                if !warnings.is_empty() && lines.as_ref().is_none_or(String::is_empty) {
+                    r.outputs.push(Output::Warning(
+                        self.session.render_warnings(&warnings, Severity::Warning),
+                    ));
                 }
-                None => r.outputs.push(text(self.no_proof())),
-            },
+                r.outputs.push(text(match lines {
+                    Some(l) if l.is_empty() => {
+                        format!("the last proof uses no clause of `{given}`\n")
+                    }
+                    Some(l) => l,
+                    None => self.no_proof(),
+                }));
+            }
         }
         r
     }
