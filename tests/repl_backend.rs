@@ -198,7 +198,8 @@ fn context_marks_the_resources_still_available() {
     assert_eq!(
         outputs,
         vec![Output::Text(
-            "unbounded clauses (8), tried newest first:\n    \
+            "unbounded clauses (8), in the order they are tried (the newest \
+             assumption or file first; within one, in the order written):\n    \
              keep :- r1.\n    \
              length L N :- length_from L 0 N.\n    \
              length_from nil N N.\n    \
@@ -207,7 +208,7 @@ fn context_marks_the_resources_still_available() {
              append (X :: A) B (X :: C) :- append A B C.\n    \
              member X (X :: _).\n    \
              member X (_ :: L) :- member X L.\n\
-             linear resources (1 of 2 still available, marked *):\n    \
+             linear resources (1 of 2 still available, marked *), in the same order:\n    \
              r1.\n  \
              * r2.\n"
                 .to_string()
@@ -246,7 +247,10 @@ fn context_shows_module_clauses_with_their_environment() {
     };
     assert!(t.contains(":\n    get N :- cnt key_1 N.\n"), "{t}");
     assert!(
-        t.ends_with("linear resources (1 of 1 still available, marked *):\n  * cnt key_1 5.\n"),
+        t.ends_with(
+            "linear resources (1 of 1 still available, marked *), in the same order:\n  \
+             * cnt key_1 5.\n"
+        ),
         "{t}"
     );
     assert_eq!(

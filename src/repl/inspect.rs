@@ -2,13 +2,16 @@
 //! run with (`:context`), session statistics (`:stats`), and the predicate
 //! names that Tab completes.
 //!
-//! The context is listed newest first, the order in which the search tries
-//! clauses.  A clause assumed during a search (by `-o` or `=>`) is printed
-//! from the heap.  A clause compiled from a file is a template with an
-//! environment: it is printed as the search uses it, with the module's
-//! parameters as they were bound at its loading and its `LOCAL` names as
-//! the constants of that loading (`key_1`); its own variables keep their
-//! source names.
+//! The context is listed in the order in which the search tries its
+//! entries: the newest assumption or loaded file first, and the clauses of
+//! one file (or one assumption) in the order written.  A clause assumed
+//! during a search (by `-o` or `=>`) is printed from the heap.  A clause
+//! compiled from a file is a template with an environment: it is printed as
+//! the search uses it, with the module's parameters as they were bound at
+//! its loading and its `LOCAL` names as the constants of that loading
+//! (`key_1`); its own variables keep their source names.  (Printing copies
+//! the clause to the heap and removes the copy: the machine is left as it
+//! was.)
 
 use crate::engine::context::{Source, GONE};
 use crate::engine::Machine;
@@ -71,7 +74,8 @@ pub fn context(m: &mut Machine) -> String {
         return out;
     }
     out.push_str(&format!(
-        "unbounded clauses ({}), tried newest first:\n",
+        "unbounded clauses ({}), in the order they are tried (the newest \
+         assumption or file first; within one, in the order written):\n",
         unbounded.len()
     ));
     for l in &unbounded {
@@ -80,7 +84,7 @@ pub fn context(m: &mut Machine) -> String {
     }
     let available = linear.iter().filter(|l| l.starts_with("  *")).count();
     out.push_str(&format!(
-        "linear resources ({available} of {} still available, marked *):\n",
+        "linear resources ({available} of {} still available, marked *), in the same order:\n",
         linear.len()
     ));
     for l in &linear {
