@@ -266,12 +266,26 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
             }
         }
     }
+    let mut moves = None;
+    if let Some(p) = &args.moves {
+        let goals: Vec<&str> = args.goals.iter().map(String::as_str).collect();
+        match backend.session_mut().moves_predicate(p, "--moves", &goals) {
+            Ok((pred, advice)) => {
+                moves = Some(pred);
+                warnings.extend(advice);
+            }
+            Err(e) => {
+                eprint!("{}", backend.session().render(&[e]));
+                return 2;
+            }
+        }
+    }
     if !report_warnings(backend.session(), &warnings, args.warnings) {
         return 2;
     }
     backend.set_proof_view(ProofView {
         format: args.proof,
-        moves: args.moves.clone(),
+        moves,
         check: args.check_proofs,
     });
     if args.goals.is_empty() {

@@ -6,8 +6,9 @@
 //! with a code, the offending text underlined, and notes saying what was
 //! expected or what to do.
 //!
-//! Codes: `E001` syntax, `E002` load, `E003` runtime; warnings `W001`..`W005`
-//! (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
+//! Codes: `E001` syntax, `E002` load, `E003` runtime (anything that stops
+//! a query once it runs, a rejected proof included); warnings
+//! `W001`..`W008` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
 //! (the command line's `-W error`) keeps its code.
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
@@ -169,6 +170,9 @@ pub enum WarningKind {
     MemoSideEffect,
     /// A `MEMO` predicate that no clause defines.
     MemoUnknown,
+    /// A predicate given to `--moves` or `:moves` that no clause defines
+    /// (at the arity given).
+    MovesUnknown,
 }
 
 impl WarningKind {
@@ -182,6 +186,7 @@ impl WarningKind {
             WarningKind::DuplicateClause => "W005",
             WarningKind::MemoSideEffect => "W006",
             WarningKind::MemoUnknown => "W007",
+            WarningKind::MovesUnknown => "W008",
         }
     }
 }

@@ -411,7 +411,7 @@ impl Session {
             .collect();
         let sources: Vec<&[crate::syntax::Item]> = programs.iter().map(|p| p.as_slice()).collect();
         let sym = self.machine.symbols.intern(&pred);
-        let defined = self.machine.context_defines(sym);
+        let defined = self.machine.context_defines(sym, None);
         let warnings = crate::logic::warnings::memo_command(
             &pred,
             file,
@@ -422,6 +422,77 @@ impl Session {
         );
         self.machine.memoize(&pred);
         Ok(warnings)
+    }
+
+    /// Check a predicate given to `--moves` or `:moves` (`origin`), written
+    /// `name` or `name/arity`: the predicate as
+    /// [`crate::proof::moves::moves`] takes it, and W008 when no clause
+    /// defines it (at that arity) in the loaded programs, the modules they
+    /// name, the running context or `goals` (the goals about to run, as
+    /// text); an error when `text` names no predicate.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.load_str("t", "take a. take b.").unwrap();
+    /// assert!(s.moves_predicate("take/1", "--moves", &[]).unwrap().1.is_empty());
+    /// assert_eq!(s.moves_predicate("take/2", "--moves", &[]).unwrap().1[0].kind.code(), "W008");
+    /// assert!(s.moves_predicate("Take", "--moves", &[]).is_err());
+    /// ```
+    pub fn moves_predicate(
+        &mut self,
+        text: &str,
+        origin: &str,
+        goals: &[&str],
+    ) -> Result<(String, Vec<Warning>), Error> {
+        let with_arity = text.rsplit_once('/').and_then(|(name, n)| {
+            let n = n.trim();
+            let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+            Some((
+                predicate_name(name)?,
+                Some(n.parse::<u32>().ok().filter(|_| digits)?),
+            ))
+        });
+        let Some((name, arity)) = with_arity.or_else(|| Some((predicate_name(text)?, None))) else {
+            return Err(Error::Load {
+                file: None,
+                span: 0..0,
+                message: format!("{origin} {text}: `{text}` is not a predicate name"),
+                notes: vec![
+                    "write a predicate name (it starts with a lower-case letter, or is quoted \
+                     ('like this')), or `name/arity` for one arity"
+                        .to_string(),
+                ],
+            });
+        };
+        let spec = match arity {
+            Some(n) => format!("{name}/{n}"),
+            None => name.clone(),
+        };
+        let file = self.machine.sources.add(format!("<{origin}>"), text);
+        let programs: Vec<Parsed> = self
+            .checked
+            .iter()
+            .chain(&self.unchecked)
+            .map(|&f| self.reparse(f))
+            .collect();
+        let sources: Vec<&[crate::syntax::Item]> = programs.iter().map(|p| p.as_slice()).collect();
+        let goals: Vec<crate::syntax::Term> = goals
+            .iter()
+            .filter_map(|g| crate::syntax::parse_goal(g).ok())
+            .collect();
+        let sym = self.machine.symbols.intern(&name);
+        let defined = self.machine.context_defines(sym, arity);
+        let warnings = crate::logic::warnings::moves_command(
+            (&name, arity),
+            (origin, text),
+            file,
+            0..text.len(),
+            &sources,
+            &goals,
+            &mut self.module_reader(),
+            defined,
+        );
+        Ok((spec, warnings.into_iter().collect()))
     }
 
     /// The items of loaded source `f`, parsed again from its text.

@@ -127,6 +127,50 @@ fn read_from_the_host_input() {
 }
 
 #[test]
+fn read_reads_one_term_and_leaves_the_rest_of_the_line() {
+    // From the host's input: two terms on one line, then the end.
+    let (mut s, cap) = session();
+    cap.input.borrow_mut().push_back("a. b.\n".to_string());
+    assert_eq!(
+        common::all_answers(&mut s, "read X, read Y, read Z"),
+        strs(&["X = a, Y = b, Z = end_of_file"])
+    );
+    // From a file: a term may span lines and end on a line another starts.
+    let dir = temp_dir("read-rest");
+    let file = dir.join("in.txt");
+    write_file(&file, "foo (bar\n X). baz\n.");
+    let goal = format!("seeing \"{}\" (read A, read B, read C)", file.display());
+    assert_eq!(
+        answers("", &goal),
+        strs(&["A = foo (bar _1), B = baz, C = end_of_file"])
+    );
+    // A `.` in a string, a quoted name or a comment does not end a term;
+    // input holding only a comment is the end.
+    write_file(&file, "\"x. y\". 'q. r'. c % d. e\n. /* f. g */ h. % i.\n");
+    let goal = format!(
+        "seeing \"{}\" (read A, read B, read C, read D, read E)",
+        file.display()
+    );
+    assert_eq!(
+        answers("", &goal),
+        strs(&["A = \"x. y\", B = 'q. r', C = c, D = h, E = end_of_file"])
+    );
+}
+
+#[test]
+fn read_on_the_command_line_reads_terms_sharing_a_line() {
+    assert_eq!(
+        common::lolli_in(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+            &["-e", "read X, read Y"],
+            "a. b.\n",
+            &[]
+        ),
+        ok("X = a, Y = b\n")
+    );
+}
+
+#[test]
 fn telling_sends_output_to_a_file() {
     let dir = temp_dir("telling");
     let file = dir.join("out.txt");
@@ -138,6 +182,53 @@ fn telling_sends_output_to_a_file() {
     assert_eq!(
         std::fs::read_to_string(&file).expect("the file exists"),
         "hello\np :- q.\n"
+    );
+}
+
+#[test]
+fn telling_flushes_its_file_when_its_goal_ends() {
+    let dir = temp_dir("telling-flush");
+    let f = dir.join("o.txt");
+    let f = f.display();
+    // On success: the file is complete when the next goal reads it.
+    assert_eq!(
+        answers(
+            "",
+            &format!("telling \"{f}\" (write_clause x), seeing \"{f}\" (read T)")
+        ),
+        strs(&["T = x"])
+    );
+    // On failure of the goal.
+    assert_eq!(
+        answers(
+            "",
+            &format!("(telling \"{f}\" (write_clause y, fail) ; true), seeing \"{f}\" (read T)")
+        ),
+        strs(&["T = y"])
+    );
+    // On backtracking into the goal: it writes on, and is flushed again.
+    assert_eq!(
+        answers(
+            "",
+            &format!(
+                "telling \"{f}\" (member X (a :: b :: nil), write_clause X), X = b, \
+                 seeing \"{f}\" (read T1, read T2)"
+            )
+        ),
+        strs(&["X = b, T1 = a, T2 = b"])
+    );
+    // Nested scopes left by one failure are both flushed.
+    let g = dir.join("g.txt");
+    let g = g.display();
+    assert_eq!(
+        answers(
+            "",
+            &format!(
+                "(telling \"{f}\" (write_clause outer, telling \"{g}\" (write_clause inner, fail)) \
+                 ; true), seeing \"{f}\" (read A), seeing \"{g}\" (read B)"
+            )
+        ),
+        strs(&["A = outer, B = inner"])
     );
 }
 
@@ -384,6 +475,17 @@ fn system_is_refused_without_allow_system() {
             code: 2,
         }
     );
+}
+
+#[test]
+fn system_sees_what_telling_wrote() {
+    let dir = temp_dir("telling-system");
+    let f = dir.join("o.txt");
+    let goal = format!(
+        "telling \"{0}\" (write hello), system \"test -s '{0}'\" S",
+        f.display()
+    );
+    assert_eq!(lolli(&["--allow-system", "-e", &goal]), ok("S = 0\n"));
 }
 
 #[test]

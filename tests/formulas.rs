@@ -403,6 +403,25 @@ fn resources_are_tried_newest_first() {
 }
 
 #[test]
+fn the_parts_of_one_assumption_are_tried_in_the_order_written() {
+    // `(D1 , D2) -o G`: D1 before D2 (unlike `D1 -o D2 -o G`, whose newer
+    // D2 comes first), and the whole assumption before older ones.
+    assert_eq!(
+        answers("", "(p a , p b) -o (p X , erase)"),
+        strs(&["X = a", "X = b"])
+    );
+    assert_eq!(
+        answers("", "(p a , p b) -o (p X , p Y)"),
+        strs(&["X = a, Y = b", "X = b, Y = a"])
+    );
+    assert_eq!(answers("", "(p a , p b) => p X"), strs(&["X = a", "X = b"]));
+    assert_eq!(
+        answers("", "p c -o (p a , p b) -o (p X , p Y , p Z)")[0],
+        "X = a, Y = b, Z = c"
+    );
+}
+
+#[test]
 fn with_clause_alternatives_are_tried_left_first() {
     // `clause_alts` documents Lolli's order (R1's alternatives before R2's),
     // but the search tries the right conjunct first.

@@ -264,6 +264,27 @@ fn checker_accepts_proofs_with_every_rule() {
 }
 
 #[test]
+fn checker_reads_a_variable_application_as_the_atom_it_denotes() {
+    // An assumed clause whose head is `F a` with F bound (stored as
+    // `'$apply' F a`) is the clause `p a`.
+    check_all("F = p, F a => p a", 1);
+    check_all("F = p, (F a) -o p X", 1);
+    check_all("F = p, (F a :- q) -o q -o p a", 1);
+    check_all("F = p b, (F a) -o p b a", 1);
+    // Inside a head's arguments, and on the two sides of `=`.
+    check_all("F = p, (q (F a) :- true) -o q (p a)", 1);
+    check_all("F = f, X = F a b, X = f a b", 1);
+    // In a program clause's body.
+    let mut s = session();
+    s.load_str("t.lolli", "r F :- F a -o p a.\n").unwrap();
+    let all = proofs(&mut s, "r p", usize::MAX);
+    assert_eq!(all.len(), 1);
+    if let Err(e) = all[0].1.check() {
+        panic!("rejected: {e}\n{}", print_tree::tree(&all[0].1));
+    }
+}
+
+#[test]
 fn once_and_between_are_single_steps_in_the_proof() {
     let ps = check_all("once (between 1 3 X)", 1);
     assert_eq!(
@@ -660,6 +681,19 @@ fn cli_prints_and_checks_proofs() {
         out,
         "// yes\ndigraph proof1 {\n  node [shape=box, fontname=\"monospace\"];\n  n0 [label=\"one\"];\n}\n"
     );
+}
+
+#[test]
+fn cli_checks_proofs_with_variable_applications() {
+    for goal in [
+        "F = p, F a => p a",
+        "F = p, (F a) -o p X",
+        "F = p, (F a :- q) -o q -o p a",
+    ] {
+        let (code, out, err) = lolli(&["--check-proofs", "-e", goal]);
+        assert_eq!((code, err.as_str()), (0, ""), "{goal}");
+        assert!(out.starts_with("F = p"), "{goal}: {out}");
+    }
 }
 
 #[test]

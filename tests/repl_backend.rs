@@ -198,16 +198,17 @@ fn context_marks_the_resources_still_available() {
     assert_eq!(
         outputs,
         vec![Output::Text(
-            "unbounded clauses (8), tried newest first:\n    \
+            "unbounded clauses (8), in the order they are tried (the newest \
+             assumption or file first; within one, in the order written):\n    \
              keep :- r1.\n    \
              length L N :- length_from L 0 N.\n    \
              length_from nil N N.\n    \
-             length_from (_ :: T) K N :- (var N -> true | K < N), K1 is K + 1, length_from T K1 N.\n    \
+             length_from (_ :: T) K N :- var N -> true | K < N, K1 is K + 1, length_from T K1 N.\n    \
              append nil L L.\n    \
              append (X :: A) B (X :: C) :- append A B C.\n    \
              member X (X :: _).\n    \
              member X (_ :: L) :- member X L.\n\
-             linear resources (1 of 2 still available, marked *):\n    \
+             linear resources (1 of 2 still available, marked *), in the same order:\n    \
              r1.\n  \
              * r2.\n"
                 .to_string()
@@ -222,6 +223,40 @@ fn context_marks_the_resources_still_available() {
         panic!("{outputs:?}")
     };
     assert!(t.contains("(2 of 2 still available"), "{t}");
+}
+
+#[test]
+fn context_shows_module_clauses_with_their_environment() {
+    // The counter module of LANGUAGE.md section 6: its clauses show the
+    // parameter as loaded and the LOCAL name as the constant of the loading.
+    let dir = TempDir::new("context-module");
+    dir.file(
+        "counter.lolli",
+        "MODULE counter Start.\nLOCAL key.\nLINEAR cnt key Start.\nget N :- cnt key N.\n",
+    );
+    let written = Rc::new(RefCell::new(String::new()));
+    let mut b = Backend::new(factory(written, vec![dir.0.clone()]), &[], Answers::Ask)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        b.input("load (counter 5)."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    let Reply { outputs, .. } = b.input(":context");
+    let Output::Text(t) = &outputs[0] else {
+        panic!("{outputs:?}")
+    };
+    assert!(t.contains(":\n    get N :- cnt key_1 N.\n"), "{t}");
+    assert!(
+        t.ends_with(
+            "linear resources (1 of 1 still available, marked *), in the same order:\n  \
+             * cnt key_1 5.\n"
+        ),
+        "{t}"
+    );
+    assert_eq!(
+        b.input("cnt K N."),
+        reply(vec![answer("K = key_1, N = 5")], Next::More)
+    );
 }
 
 #[test]
@@ -634,6 +669,46 @@ fn keys_recorded_under_a_nested_levels_memo_base_are_dropped_after_it() {
 }
 
 #[test]
+fn moves_reports_an_unknown_predicate_as_memo_does() {
+    let dir = TempDir::new("moves-unknown");
+    let f = dir.file("take.lolli", "take a.\ntake b.\n");
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.record_proofs();
+    assert_eq!(b.input("take X."), reply(vec![answer("X = a")], Next::Goal));
+    assert_eq!(
+        b.input(":moves take/1").outputs,
+        vec![Output::Text(
+            "take a  consumed: none  assumed: none\n".into()
+        )]
+    );
+    for (given, warning) in [
+        (
+            "nosuch",
+            "warning[W008]: `nosuch` is given to :moves, but no clause defines it",
+        ),
+        (
+            "take/2",
+            "warning[W008]: `take/2` is given to :moves, but no clause defines `take` \
+             with 2 arguments",
+        ),
+    ] {
+        let Reply { outputs, .. } = b.input(&format!(":moves {given}"));
+        assert!(
+            matches!(&outputs[..], [Output::Warning(w), Output::Text(t)]
+                if w.contains(warning)
+                    && *t == format!("the last proof uses no clause of `{given}`\n")),
+            "{outputs:?}"
+        );
+    }
+    let Reply { outputs, .. } = b.input(":moves Take");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e)]
+            if e.contains("error[E002]: :moves Take: `Take` is not a predicate name")),
+        "{outputs:?}"
+    );
+}
+
+#[test]
 fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
     // The top level records every answer's proof for `:proof`; one of more
     // than `KEPT_PROOF_CELLS` term cells (a list of 200,000 numbers shown
@@ -652,7 +727,13 @@ fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
         lolli::repl::backend::KEPT_PROOF_CELLS
     ));
     assert_eq!(b.input(":proof").outputs, vec![not_kept.clone()]);
-    assert_eq!(b.input(":moves between").outputs, vec![not_kept]);
+    let Reply { outputs, .. } = b.input(":moves between");
+    assert!(
+        matches!(&outputs[..], [Output::Warning(w), t]
+            if w.contains("warning[W008]: `between` is given to :moves, but it is a built-in")
+                && *t == not_kept),
+        "{outputs:?}"
+    );
     // The next answer's proof is kept again.
     assert_eq!(
         b.input("findall X (between 1 2 X) L, true."),

@@ -961,6 +961,24 @@ fn is_complete_for_the_repl() {
     assert!(is_complete("p 'a. b"));
 }
 
+#[test]
+fn term_end_finds_where_read_stops() {
+    assert_eq!(term_end("a. b.\n"), Some(2));
+    assert_eq!(term_end(" b.\n"), Some(3));
+    assert_eq!(term_end("a."), Some(2));
+    assert_eq!(term_end("foo (bar\n"), None);
+    assert_eq!(term_end("foo (bar\n X). baz\n"), Some(13));
+    // The first clause-ending `.`, even inside brackets (parsing reports them).
+    assert_eq!(term_end("f (x. y).\n"), Some(5));
+    // Not a `.` in a string, a quoted name or a comment, nor one glued on.
+    assert_eq!(term_end("\"x. y\" 'q. r' % s.\n"), None);
+    assert_eq!(term_end("p /* x. */ .\n"), Some(12));
+    assert_eq!(term_end("p /* x.\n"), None);
+    assert_eq!(term_end("p a.b"), None);
+    assert!(is_blank(" % c.\n /* d. */ \n"));
+    assert!(!is_blank(" % c.\n e"));
+}
+
 // ------------------------------------------------------------------ robustness
 
 #[test]

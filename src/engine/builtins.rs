@@ -441,28 +441,15 @@ impl Machine {
         })
     }
 
-    /// Read one term (ending with `.`) from the current input.
+    /// Read one term (ending with `.`) from the current input; the input
+    /// after that `.` is left for the next `read`.
     fn read_term(&mut self, g: Cell, origin: u32) -> Result<Cell, RuntimeError> {
-        let mut text = String::new();
-        loop {
-            let line = self.read_line().map_err(|e| {
-                self.error_at(format!("`read` cannot read its input: {e}"), g, origin)
-            })?;
-            match line {
-                Some(line) => {
-                    text.push_str(&line);
-                    if crate::syntax::is_complete(&text) {
-                        break;
-                    }
-                }
-                None => {
-                    if text.trim().is_empty() {
-                        return Ok(Cell::Atom(sym::END_OF_FILE));
-                    }
-                    break;
-                }
-            }
-        }
+        let text = self
+            .next_term_text()
+            .map_err(|e| self.error_at(format!("`read` cannot read its input: {e}"), g, origin))?;
+        let Some(text) = text else {
+            return Ok(Cell::Atom(sym::END_OF_FILE));
+        };
         let ast = crate::syntax::parse_term(&text).map_err(|e| {
             self.error_at(
                 format!("`read` got a term that does not parse: {}", e.message),

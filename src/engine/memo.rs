@@ -602,16 +602,17 @@ impl Machine {
     }
 
     /// Whether some clause of the context (usable now or not) has a head
-    /// named `name`, at any arity.
-    pub fn context_defines(&self, name: SymId) -> bool {
+    /// named `name`, at `arity` (at any arity when `None`).
+    pub fn context_defines(&self, name: SymId, arity: Option<u32>) -> bool {
+        let this = |&(f, n): &(SymId, u32)| f == name && arity.is_none_or(|a| a == n);
         self.ctx.entries.iter().any(|e| match e.source {
             Source::Heap { alts, n, .. } => self.ctx.heap_alts[alts as usize..(alts + n) as usize]
                 .iter()
-                .any(|a| a.pred.0 == name),
+                .any(|a| this(&a.pred)),
             Source::Template { tpl, .. } => self.templates[tpl as usize]
                 .keys
                 .iter()
-                .any(|(p, _)| p.0 == name),
+                .any(|(p, _)| this(p)),
         })
     }
 

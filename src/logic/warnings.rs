@@ -504,6 +504,95 @@ pub fn memo_command(
         .collect()
 }
 
+/// The warning about listing the moves of `name` (at `arity`, when given)
+/// by command (`--moves`, `:moves`, which is `origin`; the predicate as
+/// written, `text`, is at `span` of `file`) when no clause can define it,
+/// judged with `sources` (every program loaded), the modules they name and
+/// `goals` (the goals about to run, which may assume its clauses).
+/// `defined`: the running context holds a clause for it.
+#[allow(clippy::too_many_arguments)]
+pub fn moves_command(
+    (name, arity): (&str, Option<u32>),
+    (origin, text): (&str, &str),
+    file: FileId,
+    span: Span,
+    sources: &[&[Item]],
+    goals: &[Term],
+    read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
+    defined: bool,
+) -> Option<Warning> {
+    let mut facts = Facts::default();
+    for items in sources {
+        scan_items(items, None, &mut facts);
+    }
+    let mut work = Vec::new();
+    for g in goals {
+        scan(Role::Goal(g), None, &mut facts, &mut work);
+    }
+    follow_modules(&mut facts, read_module);
+    if defined || facts.open_world || facts.missing_module {
+        return None;
+    }
+    let id = facts.names.get(name);
+    let mut arities: Vec<u32> = facts
+        .provided
+        .iter()
+        .filter(|&&(p, _)| Some(p) == id)
+        .map(|&(_, a)| a)
+        .collect();
+    arities.sort_unstable();
+    arities.dedup();
+    let builtin = crate::builtins::Builtin::ALL
+        .iter()
+        .any(|&(b, n)| b == name && arity.is_none_or(|a| a == n));
+    let (message, notes) = match arity {
+        _ if builtin && arities.is_empty() => (
+            format!("`{text}` is given to {origin}, but it is a built-in predicate"),
+            vec![
+                "a built-in is one step of a proof, not the use of a clause: no move is listed"
+                    .to_string(),
+            ],
+        ),
+        None if arities.is_empty() => {
+            let mut notes = vec!["unless a goal assumes clauses for it, no move is listed".into()];
+            notes.extend(did_you_mean(name, &defined_names(&facts)));
+            (
+                format!("`{text}` is given to {origin}, but no clause defines it"),
+                notes,
+            )
+        }
+        Some(n) if !arities.contains(&n) => {
+            let note = match arities.as_slice() {
+                [] => "unless a goal assumes clauses for it, no move is listed".to_string(),
+                some => {
+                    let with: Vec<String> = some.iter().map(|&a| plural(a)).collect();
+                    format!(
+                        "`{name}` is defined with {}: write `{name}/{}`, or `{name}` for every arity",
+                        with.join(" and with "),
+                        some[0]
+                    )
+                }
+            };
+            (
+                format!(
+                    "`{text}` is given to {origin}, but no clause defines `{name}` with {}",
+                    plural(n)
+                ),
+                vec![note],
+            )
+        }
+        _ => return None,
+    };
+    Some(Warning {
+        kind: WarningKind::MovesUnknown,
+        file,
+        span,
+        message,
+        related: Vec::new(),
+        notes,
+    })
+}
+
 // ------------------------------------------------------------------ predicates
 
 fn plural(n: u32) -> String {

@@ -24,6 +24,11 @@
 //!   the same resources, except that a slack premise may use fewer.
 //! - At the root, every linear resource of the program must be used.
 //!
+//! Terms are compared by what they denote: a variable application
+//! `'$apply' F x` whose function `F` is bound to a name or compound term is
+//! that term applied to `x` wherever it occurs (a head, a goal, a side of
+//! `=`), as the machine unifies and calls it (see [`same`]).
+//!
 //! DIVERGENCE from a full certificate: a guard's else branch is accepted
 //! without proving that its condition has no proof (that needs search), and
 //! the clauses a module load (`M --o G`) assumes are taken as recorded (their
@@ -232,7 +237,7 @@ fn check_here(program: &[Resource], query: &Term, root: &Node) -> Result<(), Che
             avail.insert(r.entry);
         }
     }
-    if normalize(query) != root.goal {
+    if !same(&normalize(query), &root.goal) {
         return Err(c.fail(
             root,
             Problem::NotTheQuery {
@@ -355,7 +360,7 @@ impl<'p> Checker<'p> {
         }
         for (i, (c, g)) in n.children.iter().zip(goals).enumerate() {
             let g = normalize(g);
-            if c.goal != g {
+            if !same(&c.goal, &g) {
                 return Err(self.fail(
                     n,
                     Problem::Premise {
@@ -617,7 +622,7 @@ impl<'p> Checker<'p> {
                 },
             ));
         };
-        if b == Builtin::Unify && args[0] != args[1] {
+        if b == Builtin::Unify && !same(&args[0], &args[1]) {
             return Err(self.fail(
                 n,
                 Problem::Builtin {
@@ -664,8 +669,7 @@ impl<'p> Checker<'p> {
         let mut found = Vec::new();
         alternatives(&cu.instance, Vec::new(), &mut found);
         let mut first_problem = None;
-        for (head, body) in found.iter().filter(|(h, _)| *h == g) {
-            let _ = head;
+        for (_, body) in found.iter().filter(|(h, _)| same(h, g)) {
             match self.body_fits(n, body) {
                 Ok(()) => {
                     let goals: Vec<Term> = body
@@ -711,7 +715,7 @@ impl<'p> Checker<'p> {
                 BodyGoal::Goal(t) => normalize(t),
                 BodyGoal::Bang(t) => Term::app("{}", vec![(*t).clone()]),
             };
-            if c.goal != want {
+            if !same(&c.goal, &want) {
                 return Err(format!(
                     "premise {i} should prove `{want}` but proves `{}`",
                     c.goal_text
@@ -726,22 +730,51 @@ fn arg(t: &Term, i: usize) -> Term {
     t.arg(i).cloned().unwrap_or(Term::Atom("?".into()))
 }
 
-/// The goal the machine runs for a goal term: `X a` with X bound to a name
-/// or compound term is that term with the extra arguments; `load M` is
-/// `M --o top`.
+/// The goal the machine runs for a goal term: `load M` is `M --o top`.
+/// (A variable application needs no rewriting here: [`same`] compares
+/// terms by what they denote.)
 fn normalize(t: &Term) -> Term {
     match t.functor() {
-        Some(("$apply", [head, rest @ ..])) => match head {
-            Term::Atom(name) => Term::app(name.clone(), rest.to_vec()),
-            Term::App(name, args) => {
-                let mut all = args.clone();
-                all.extend(rest.iter().cloned());
-                Term::app(name.clone(), all)
-            }
-            _ => t.clone(),
-        },
         Some(("load", [m])) => Term::app("--o", vec![m.clone(), Term::Atom("top".into())]),
         _ => t.clone(),
+    }
+}
+
+/// The term a variable application denotes: `'$apply' F x1 .. xn` whose
+/// function `F` is a name `f` (or a compound term `f y1 .. yk`, or another
+/// such application) is `f x1 .. xn` (`f y1 .. yk x1 .. xn`), as the
+/// language reads it once `F` is bound (LANGUAGE.md, section 2).  `None`
+/// for any other term, and for an application whose function is a
+/// variable or a number, which denotes only itself.
+fn applied(t: &Term) -> Option<Term> {
+    let Some(("$apply", [f, rest @ ..])) = t.functor() else {
+        return None;
+    };
+    let f = applied(f).unwrap_or_else(|| f.clone());
+    let (name, mut args) = match f {
+        Term::Atom(name) => (name, Vec::new()),
+        Term::App(name, args) if name != "$apply" => (name, args),
+        _ => return None,
+    };
+    args.extend(rest.iter().cloned());
+    Some(Term::app(name, args))
+}
+
+/// Whether `a` and `b` denote the same term: equality, reading a variable
+/// application as the term it denotes ([`applied`]) wherever it occurs, as
+/// the machine's unification does (so `p a` is the head of the assumed
+/// clause `F a` once `F = p`).
+fn same(a: &Term, b: &Term) -> bool {
+    match (a, b) {
+        // Same name and arity: an application equals one with as many
+        // arguments exactly when its function and arguments do.
+        (Term::App(f, xs), Term::App(g, ys)) if f == g && xs.len() == ys.len() => {
+            xs.iter().zip(ys).all(|(x, y)| same(x, y))
+        }
+        _ => match (applied(a), applied(b)) {
+            (None, None) => a == b,
+            (x, y) => same(x.as_ref().unwrap_or(a), y.as_ref().unwrap_or(b)),
+        },
     }
 }
 
@@ -853,6 +886,15 @@ fn alternatives<'t>(
         }
         Some(("true", [])) => {}
         Some((name, args)) if !is_connective(name, args.len()) => out.push((c, outer)),
+        // A head `F x` with F bound: the atom it denotes.
+        Some(("$apply", _)) => {
+            let atom = applied(c).is_some_and(
+                |t| matches!(t.functor(), Some((name, args)) if !is_connective(name, args.len())),
+            );
+            if atom {
+                out.push((c, outer));
+            }
+        }
         _ => {}
     }
 }

@@ -544,10 +544,8 @@ impl Backend {
                             if self.proof_view.check {
                                 if let Err(e) = proof.check() {
                                     self.end_query();
-                                    r.outputs.push(Output::Error(format!(
-                                        "error: the proof of answer {} was rejected: {e}\n",
-                                        p.found
-                                    )));
+                                    let e = rejected(p.found, &e);
+                                    r.outputs.push(Output::Error(self.session.render(&[e])));
                                     return;
                                 }
                             }
@@ -653,7 +651,7 @@ impl Backend {
             Command::Reload => self.reload(&mut r),
             Command::Context => r
                 .outputs
-                .push(text(inspect::context(&self.session.machine))),
+                .push(text(inspect::context(&mut self.session.machine))),
             Command::Stats => r.outputs.push(text(inspect::stats(
                 &self.session.machine,
                 &self.stats,
@@ -727,20 +725,35 @@ impl Backend {
                 Some(p) => r.outputs.push(text(crate::proof::print_tree::tree(p))),
                 None => r.outputs.push(text(self.no_proof())),
             },
-            Command::Moves(pred) => match &self.last_proof {
-                Some(p) => {
-                    let lines: String = crate::proof::moves::moves(p, &pred)
+            Command::Moves(given) => {
+                let (pred, warnings) = match self.session.moves_predicate(&given, ":moves", &[]) {
+                    Ok(checked) => checked,
+                    Err(e) => {
+                        r.outputs.push(Output::Error(self.session.render(&[e])));
+                        return r;
+                    }
+                };
+                let lines: Option<String> = self.last_proof.as_ref().map(|p| {
+                    crate::proof::moves::moves(p, &pred)
                         .iter()
                         .map(|m| format!("{m}\n"))
-                        .collect();
-                    r.outputs.push(text(if lines.is_empty() {
-                        format!("the last proof uses no clause of `{pred}`\n")
-                    } else {
-                        lines
-                    }));
+                        .collect()
+                });
+                // A predicate with moves in the last proof is defined (by
+                // the goal that proved it, if nothing else).
+                if !warnings.is_empty() && lines.as_ref().is_none_or(String::is_empty) {
+                    r.outputs.push(Output::Warning(
+                        self.session.render_warnings(&warnings, Severity::Warning),
+                    ));
                 }
-                None => r.outputs.push(text(self.no_proof())),
-            },
+                r.outputs.push(text(match lines {
+                    Some(l) if l.is_empty() => {
+                        format!("the last proof uses no clause of `{given}`\n")
+                    }
+                    Some(l) => l,
+                    None => self.no_proof(),
+                }));
+            }
         }
         r
     }
@@ -860,6 +873,13 @@ impl Backend {
     }
 }
 
+/// The error for answer number `answer` whose proof the checker rejected:
+/// a run-time error (E003), as is a proof too large to build.
+fn rejected(answer: usize, e: &crate::proof::CheckError) -> Error {
+    crate::diagnostics::RuntimeError::new(format!("the proof of answer {answer} was rejected: {e}"))
+        .into()
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
@@ -872,4 +892,28 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
     let a = crate::session::answer_of(m, vars);
     (a.to_string(), a.bindings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::{CheckError, Problem, RuleName};
+
+    #[test]
+    fn a_rejected_proof_is_a_runtime_error_with_its_code() {
+        let e = CheckError {
+            path: vec![1, 0],
+            rule: RuleName::Atom,
+            goal: "p a".into(),
+            problem: Problem::Head {
+                instance: "p b".into(),
+            },
+        };
+        let session = Session::new();
+        assert_eq!(
+            session.render(&[rejected(2, &e)]),
+            "error[E003]: the proof of answer 2 was rejected: step 1.0 (atom `p a`): \
+             no head of the clause instance `p b` is the goal\n\n"
+        );
+    }
 }

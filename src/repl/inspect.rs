@@ -2,83 +2,67 @@
 //! run with (`:context`), session statistics (`:stats`), and the predicate
 //! names that Tab completes.
 //!
-//! The context is listed newest first, the order in which the search tries
-//! clauses.  A clause compiled from a file is shown as written there (blanks
-//! and comments folded into single spaces); a clause assumed during a search
-//! (by `-o` or `=>`) is printed from the heap.
+//! The context is listed in the order in which the search tries its
+//! entries: the newest assumption or loaded file first, and the clauses of
+//! one file (or one assumption) in the order written.  A clause assumed
+//! during a search (by `-o` or `=>`) is printed from the heap.  A clause
+//! compiled from a file is a template with an environment: it is printed as
+//! the search uses it, with the module's parameters as they were bound at
+//! its loading and its `LOCAL` names as the constants of that loading
+//! (`key_1`); its own variables keep their source names.  (Printing copies
+//! the clause to the heap and removes the copy: the machine is left as it
+//! was.)
 
 use crate::engine::context::{Source, GONE};
 use crate::engine::Machine;
+use crate::term::Cell;
 
 use super::backend::Stats;
 
 /// One clause of the context, printed.
-fn clause_text(m: &Machine, source: Source) -> String {
+fn clause_text(m: &mut Machine, source: Source) -> String {
     match source {
-        Source::Template { tpl, .. } => {
-            let Some(t) = m.templates.get(tpl as usize) else {
-                return format!("<clause {tpl}>");
-            };
-            let text = t.origin.as_ref().and_then(|(file, span)| {
-                m.sources
-                    .get(*file)
-                    .and_then(|f| f.text.get(span.clone()))
-                    .map(fold_blanks)
-            });
-            match text {
-                Some(s) if !s.is_empty() => s,
-                _ => {
-                    let preds: Vec<String> = t
-                        .keys
-                        .iter()
-                        .map(|((p, n), _)| format!("{}/{n}", m.symbols.name(*p)))
-                        .collect();
-                    format!("<a clause for {}>", preds.join(", "))
-                }
-            }
+        Source::Template { tpl, env } => {
+            template_text(m, tpl, env).unwrap_or_else(|| format!("<clause {tpl}>"))
         }
         Source::Heap { clause, .. } => m.show(clause),
     }
 }
 
-/// Source text with comments dropped and each run of blanks made one space.
-fn fold_blanks(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines() {
-        let code = strip_comment(line);
-        for word in code.split_whitespace() {
-            if !out.is_empty() {
-                out.push(' ');
+/// The clause of template `tpl` with the environment at `env` applied.  It
+/// is copied to the heap to be printed, and the copy removed: nothing else
+/// refers to the cells above the heap's top, and the copy binds nothing.
+fn template_text(m: &mut Machine, tpl: u32, env: u32) -> Option<String> {
+    let t = m.templates.get(tpl as usize)?.clone();
+    let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
+    for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
+        *slot = Some(*m.ctx.envs.get(env as usize + i)?);
+    }
+    let (top, eigens) = (m.store.heap.len(), m.store.heap.eigens.len());
+    let c = m.copy_template(&t, t.root, &mut slots);
+    let text = {
+        // The query's variables first (as `show` names them), then the
+        // clause's variables and any parameter left unbound.
+        let p = m.printer();
+        for (v, name) in slots.iter().zip(&t.slot_names) {
+            if let Some(v) = v {
+                p.name_var(*v, name);
             }
-            out.push_str(word);
         }
-    }
-    out.trim_end_matches('.').to_string()
-}
-
-/// The part of a line before a `%` comment (a `%` inside quotes does not count).
-fn strip_comment(line: &str) -> &str {
-    let mut quote: Option<char> = None;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (None, '%') => return &line[..i],
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            _ => {}
-        }
-    }
-    line
+        p.term(c)
+    };
+    m.store.heap.truncate(top, eigens);
+    Some(text)
 }
 
 /// The `:context` listing.
-pub fn context(m: &Machine) -> String {
-    let ctx = &m.ctx;
+pub fn context(m: &mut Machine) -> String {
     let mut unbounded = Vec::new();
     let mut linear = Vec::new();
-    for id in (0..ctx.entries.len() as u32).rev() {
-        let e = &ctx.entries[id as usize];
+    for id in (0..m.ctx.entries.len() as u32).rev() {
+        let e = m.ctx.entries[id as usize];
         if e.linear {
-            let mark = if ctx.usable(id) { '*' } else { ' ' };
+            let mark = if m.ctx.usable(id) { '*' } else { ' ' };
             linear.push(format!("  {mark} {}.", clause_text(m, e.source)));
         } else if e.state != GONE {
             unbounded.push(format!("    {}.", clause_text(m, e.source)));
@@ -90,7 +74,8 @@ pub fn context(m: &Machine) -> String {
         return out;
     }
     out.push_str(&format!(
-        "unbounded clauses ({}), tried newest first:\n",
+        "unbounded clauses ({}), in the order they are tried (the newest \
+         assumption or file first; within one, in the order written):\n",
         unbounded.len()
     ));
     for l in &unbounded {
@@ -99,7 +84,7 @@ pub fn context(m: &Machine) -> String {
     }
     let available = linear.iter().filter(|l| l.starts_with("  *")).count();
     out.push_str(&format!(
-        "linear resources ({available} of {} still available, marked *):\n",
+        "linear resources ({available} of {} still available, marked *), in the same order:\n",
         linear.len()
     ));
     for l in &linear {
@@ -207,18 +192,4 @@ pub fn predicate_names(m: &Machine) -> Vec<String> {
     names.sort();
     names.dedup();
     names
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn folding_drops_comments_and_blanks() {
-        assert_eq!(
-            fold_blanks("jump (s N) :-\n    b X Y peg , % first\n    jump N."),
-            "jump (s N) :- b X Y peg , jump N"
-        );
-        assert_eq!(fold_blanks("w '%' :- true."), "w '%' :- true");
-    }
 }

@@ -185,6 +185,28 @@ pub fn is_complete(src: &str) -> bool {
     false
 }
 
+/// For `read`: the byte offset just after the `.` that ends the first term
+/// of `src` (the first clause-ending `.` token: one followed by white
+/// space, a comment or the end of the text, and not inside a quoted name,
+/// a string or a comment), or `None` when `src` has none yet (more input
+/// may complete it; an unclosed `/*` comment waits for more too).  The
+/// text after the offset is where the next term starts.
+pub fn term_end(src: &str) -> Option<usize> {
+    for item in Lexer::new(src) {
+        match item {
+            Ok((_, Token::End, end)) => return Some(end),
+            Err(e) if e.open_comment => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `src` holds no token: only white space and closed comments.
+pub fn is_blank(src: &str) -> bool {
+    Lexer::new(src).next().is_none()
+}
+
 // ------------------------------------------------------------------ errors
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -63,9 +63,37 @@ impl Machine {
         }
     }
 
-    /// One line of the current input (`Ok(None)` at its end); a file that
-    /// cannot be read (not text, a device error) is an error, not an end.
-    pub(crate) fn read_line(&mut self) -> std::io::Result<Option<String>> {
+    /// The text of the next term of the current input, for `read`: up to
+    /// and including the `.` that ends it ([`crate::syntax::term_end`]),
+    /// read line by line as needed; the rest of the last line read is kept
+    /// for the next `read` of the same input.  At the end of the input, the
+    /// text left (a term without its `.`), or `Ok(None)` when it holds no
+    /// token.  A file that cannot be read (not text, a device error) is an
+    /// error, not an end.
+    pub(crate) fn next_term_text(&mut self) -> std::io::Result<Option<String>> {
+        let i = self.input as usize;
+        if self.unread.len() <= i {
+            self.unread.resize_with(i + 1, Unread::default);
+        }
+        loop {
+            let u = &mut self.unread[i];
+            if let Some(end) = crate::syntax::term_end(u.rest()) {
+                return Ok(Some(u.take(end)));
+            }
+            u.compact();
+            match self.read_line()? {
+                Some(line) => self.unread[i].text.push_str(&line),
+                None => {
+                    let u = &mut self.unread[i];
+                    let left = u.take(u.rest().len());
+                    return Ok((!crate::syntax::is_blank(&left)).then_some(left));
+                }
+            }
+        }
+    }
+
+    /// One line of the current input (`Ok(None)` at its end).
+    fn read_line(&mut self) -> std::io::Result<Option<String>> {
         if self.input == 0 {
             return Ok(self.host.read_line());
         }
@@ -91,6 +119,21 @@ impl Machine {
         let prev = self.input;
         self.input = self.inputs.len() as u32;
         prev
+    }
+
+    /// The goal of a `telling` succeeded: flush its file, so that what it
+    /// wrote is there for a later `seeing` or `system`, and write to
+    /// `output` (the enclosing output) again.  The file stays open:
+    /// backtracking into the goal writes to it again (`restore_top`), and
+    /// flushes it when the goal then fails.
+    pub(super) fn end_telling(&mut self, output: u32) {
+        if let Some(w) = (self.output as usize)
+            .checked_sub(1)
+            .and_then(|i| self.outputs.get_mut(i))
+        {
+            let _ = w.flush();
+        }
+        self.output = output;
     }
 
     pub(crate) fn then_restore_output(&mut self, output: u32) {
@@ -153,5 +196,46 @@ impl Machine {
     /// Replace the host (for example to capture output).
     pub fn set_host(&mut self, host: Box<dyn Host>) {
         self.host = host;
+    }
+}
+
+/// Backtracking is leaving the `telling` scopes of the outputs numbered
+/// above `output` (their goals failed, or the choice restored is older
+/// than them): flush their files, as [`Machine::end_telling`] does when a
+/// goal succeeds.  A file already flushed has nothing to write.
+pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], output: u32) {
+    for w in outputs.iter_mut().skip(output as usize) {
+        let _ = w.flush();
+    }
+}
+
+/// Text read from one input (a line at a time) that `read` has not
+/// consumed: `text[pos..]`.  Invariant: `pos <= text.len()` and falls on a
+/// character boundary.  Consuming a term moves `pos` (no copy of the rest,
+/// so reading a long line of terms costs its length once); the consumed
+/// prefix is dropped before another line is appended.
+#[derive(Debug, Default)]
+pub(super) struct Unread {
+    text: String,
+    pos: usize,
+}
+
+impl Unread {
+    /// What is left.
+    fn rest(&self) -> &str {
+        &self.text[self.pos..]
+    }
+
+    /// The next `len` bytes of what is left, consumed.
+    fn take(&mut self, len: usize) -> String {
+        let taken = self.text[self.pos..self.pos + len].to_string();
+        self.pos += len;
+        taken
+    }
+
+    /// Drop the consumed prefix.
+    fn compact(&mut self) {
+        self.text.drain(..self.pos);
+        self.pos = 0;
     }
 }

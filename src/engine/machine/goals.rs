@@ -40,13 +40,19 @@ impl Machine {
     /// Print a term (for messages): a variable of the innermost query that
     /// is still unbound shows as the query wrote it.
     pub fn show(&self, c: Cell) -> String {
+        self.printer().term(c)
+    }
+
+    /// A printer that names the innermost query's unbound variables as the
+    /// query wrote them (see [`Machine::show`]).
+    pub fn printer(&self) -> crate::pretty::Printer<'_> {
         let p = crate::pretty::Printer::new(self);
         for (name, v) in self.query_names.last().into_iter().flatten() {
             if p.is_unbound(*v) {
                 p.name_var(*v, name);
             }
         }
-        p.term(c)
+        p
     }
 
     pub(super) fn solve(&mut self, goal: Cell, parent: u32, origin: u32) -> Step {

@@ -452,6 +452,9 @@ pub struct Machine {
     output: u32,
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
+    /// Per input (0 the host's, i the `inputs[i - 1]`), the text read from
+    /// it that `read` has not consumed yet (see `effects::Unread`).
+    unread: Vec<effects::Unread>,
     /// When the machine was made (`timing` measures from it).
     epoch: Instant,
     /// The named variables of each query being run, innermost last (error
@@ -550,6 +553,7 @@ impl Machine {
             output: 0,
             inputs: Vec::new(),
             input: 0,
+            unread: Vec::new(),
             epoch: Instant::now(),
             query_names: Vec::new(),
             index_mark: None,
@@ -841,7 +845,7 @@ impl Machine {
                     Ok(true)
                 }
                 Action::RestoreOutput { output } => {
-                    self.output = output;
+                    self.end_telling(output);
                     Ok(true)
                 }
                 Action::RestoreInput { input } => {
@@ -1006,6 +1010,7 @@ impl Machine {
             cont,
             slack,
             output,
+            outputs,
             input,
             memo_calls,
             gc_old,
@@ -1034,6 +1039,9 @@ impl Machine {
         }
         *cont = ch.cont;
         *slack = ch.slack;
+        if ch.output < *output {
+            effects::flush_telling_files(outputs, ch.output);
+        }
         *output = ch.output;
         *input = ch.input;
         memo_calls.truncate(ch.memo_calls as usize);

@@ -255,7 +255,7 @@ impl Machine {
                 }
             }
         }
-        self.check_heads(alts.iter().map(|a| a.pred), goal, origin)?;
+        self.check_heads(alts.iter().map(|a| (a.pred, Some(a.head))), goal, origin)?;
         let start = self.ctx.heap_alts.len() as u32;
         for a in &alts {
             let body = self.ctx.bodies.len() as u32;
@@ -302,13 +302,19 @@ impl Machine {
         Ok(())
     }
 
+    /// Refuse to assume clauses for the heads `preds` (each with its head
+    /// term, when known) when one is built in, or is a variable
+    /// application whose function is not a name (still unbound, say).
     pub(super) fn check_heads(
         &self,
-        preds: impl Iterator<Item = (SymId, u32)>,
+        preds: impl Iterator<Item = ((SymId, u32), Option<Cell>)>,
         goal: Cell,
         origin: u32,
     ) -> Result<(), RuntimeError> {
-        for (f, n) in preds {
+        for ((f, n), head) in preds {
+            if f == sym::APPLY {
+                return Err(self.apply_head_error(head, goal, origin));
+            }
             let name = self.symbols.name(f);
             if Builtin::lookup(name, n).is_some() || is_connective(name, n) {
                 return Err(self.goal_error(
@@ -319,6 +325,50 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// The error for a clause whose head is a variable application `F a`
+    /// that does not denote an atom (it was flattened if it did): `F` is
+    /// unbound, or bound to what is not a name.
+    fn apply_head_error(&self, head: Option<Cell>, goal: Cell, origin: u32) -> RuntimeError {
+        let unbound = || {
+            self.goal_error(
+                "cannot assume a clause whose head is a variable applied to arguments \
+                 while the variable is unbound: the clause's predicate is not known",
+                goal,
+                origin,
+            )
+        };
+        let hint = "bind the variable to a predicate name first, as in `F = p, (F a) -o p a`";
+        let Some((h, f)) = head.and_then(|h| {
+            let (_, n, args) = self.store.heap.functor(self.store.deref(h))?;
+            (n > 0).then(|| (h, self.store.deref(self.store.heap.get(args))))
+        }) else {
+            return unbound().note(hint);
+        };
+        let p = self.printer();
+        let (head, f_text) = (p.term(h), p.term(f));
+        if p.is_unbound(f) {
+            self.goal_error(
+                format!(
+                    "cannot assume a clause whose head `{head}` is the variable `{f_text}` \
+                     applied to arguments: `{f_text}` is unbound, so the clause's predicate \
+                     is not known"
+                ),
+                goal,
+                origin,
+            )
+            .note(hint)
+        } else {
+            self.goal_error(
+                format!(
+                    "cannot assume a clause whose head `{head}` applies `{f_text}`, \
+                     which is not a predicate name"
+                ),
+                goal,
+                origin,
+            )
+        }
     }
 
     /// Assume a heap clause that quantifies variables (`forall x \ R`): it is
@@ -334,7 +384,7 @@ impl Machine {
     ) -> Result<(), RuntimeError> {
         let (tpl, env) = crate::engine::generalize::template_of_heap(self, clause)
             .map_err(|e| self.clause_error(e, goal, origin))?;
-        self.check_heads(tpl.keys.iter().map(|(p, _)| *p), goal, origin)?;
+        self.check_heads(tpl.keys.iter().map(|(p, _)| (*p, None)), goal, origin)?;
         let env_start = self.ctx.envs.len() as u32;
         self.ctx.envs.extend_from_slice(&env);
         let keys = tpl.keys.clone();
