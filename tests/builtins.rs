@@ -233,6 +233,46 @@ fn telling_flushes_its_file_when_its_goal_ends() {
 }
 
 #[test]
+fn telling_and_seeing_close_their_files_when_nothing_can_use_them() {
+    // Thousands of `telling` and `seeing` scopes in one query, with no more
+    // than 64 files open at a time: a scope whose goal left no choice point
+    // closes its file, in a recursion and in a failure-driven loop alike.
+    let dir = temp_dir("telling-close");
+    write_file(
+        &dir.join("t.lolli"),
+        "MODULE t.\n\
+         many 0.\n\
+         many N :- N > 0, telling \"out.txt\" (write N), M is N - 1, many M.\n\
+         loop N :- between 1 N I, telling \"out.txt\" (write I), fail.\n\
+         loop _.\n\
+         reads 0.\n\
+         reads N :- N > 0, seeing \"out.txt\" (read 3000), M is N - 1, reads M.\n",
+    );
+    for goal in ["many 3000, loop 3000", "reads 3000"] {
+        let out = std::process::Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg(format!("ulimit -n 64 && exec \"$0\" t.lolli -e '{goal}'"))
+            .arg(env!("CARGO_BIN_EXE_lolli"))
+            .output()
+            .expect("sh runs");
+        assert_eq!(
+            (
+                String::from_utf8_lossy(&out.stdout).as_ref(),
+                out.status.code()
+            ),
+            ("yes\n", Some(0)),
+            "`{goal}`: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).expect("out.txt"),
+        "3000"
+    );
+}
+
+#[test]
 fn seeing_a_missing_file_is_an_error() {
     assert_eq!(
         error_of("seeing \"/nonexistent/lolli/in.txt\" true"),

@@ -123,25 +123,51 @@ impl Machine {
 
     /// The goal of a `telling` succeeded: flush its file, so that what it
     /// wrote is there for a later `seeing` or `system`, and write to
-    /// `output` (the enclosing output) again.  The file stays open:
+    /// `output` (the enclosing output) again.  If the goal left no choice
+    /// point (there are `choices` as when it started), nothing can write to
+    /// the file again and it is closed; otherwise it stays open:
     /// backtracking into the goal writes to it again (`restore_top`), and
     /// flushes it when the goal then fails.
-    pub(super) fn end_telling(&mut self, output: u32) {
-        if let Some(w) = (self.output as usize)
-            .checked_sub(1)
-            .and_then(|i| self.outputs.get_mut(i))
-        {
+    pub(super) fn end_telling(&mut self, output: u32, choices: u32) {
+        let i = self.output as usize;
+        if self.choices.len() <= choices as usize && i == self.outputs.len() {
+            // Dropping the writer flushes and closes it.
+            self.outputs.pop();
+        } else if let Some(w) = i.checked_sub(1).and_then(|i| self.outputs.get_mut(i)) {
             let _ = w.flush();
         }
         self.output = output;
     }
 
+    /// The goal of a `seeing` succeeded: read from `input` again, closing
+    /// the file if the goal left no choice point (as [`Self::end_telling`]).
+    pub(super) fn end_seeing(&mut self, input: u32, choices: u32) {
+        let i = self.input as usize;
+        if self.choices.len() <= choices as usize && i == self.inputs.len() {
+            self.inputs.pop();
+            self.unread.truncate(i);
+        }
+        self.input = input;
+    }
+
+    /// Close every file `telling` and `seeing` opened (when no query runs:
+    /// nothing can read or write them any more).
+    pub(super) fn close_files(&mut self) {
+        self.outputs.clear();
+        self.inputs.clear();
+        self.unread.truncate(1);
+        self.output = 0;
+        self.input = 0;
+    }
+
     pub(crate) fn then_restore_output(&mut self, output: u32) {
-        self.cont = self.push_frame(Action::RestoreOutput { output }, self.cont);
+        let choices = self.choices.len() as u32;
+        self.cont = self.push_frame(Action::RestoreOutput { output, choices }, self.cont);
     }
 
     pub(crate) fn then_restore_input(&mut self, input: u32) {
-        self.cont = self.push_frame(Action::RestoreInput { input }, self.cont);
+        let choices = self.choices.len() as u32;
+        self.cont = self.push_frame(Action::RestoreInput { input, choices }, self.cont);
     }
 
     pub(crate) fn then_timing(&mut self, var: Cell) {

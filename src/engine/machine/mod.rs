@@ -221,11 +221,16 @@ enum Action {
         node: u32,
         origin: u32,
     },
+    /// The end of `telling F G` (`seeing F G`): `output` (`input`) is the
+    /// enclosing stream, `choices` the number of choice points when G
+    /// started (if G left none, its file can be closed).
     RestoreOutput {
         output: u32,
+        choices: u32,
     },
     RestoreInput {
         input: u32,
+        choices: u32,
     },
     /// The end of `timing G T`: `start` is when G started, in milliseconds
     /// since the machine's `epoch`, wrapping (a u32 keeps `Action` as
@@ -718,10 +723,11 @@ impl Machine {
         self.update_hb();
         if self.choices.is_empty() {
             // The outermost query is over: what it added to the index is
-            // referred to by nothing.
+            // referred to by nothing, nor are the files it opened.
             if let Some(mark) = self.index_mark.take() {
                 self.ctx.forget_index_since(mark);
             }
+            self.close_files();
         }
         self.sync_memo();
     }
@@ -844,12 +850,12 @@ impl Machine {
                     self.push_solve(then, node, origin);
                     Ok(true)
                 }
-                Action::RestoreOutput { output } => {
-                    self.end_telling(output);
+                Action::RestoreOutput { output, choices } => {
+                    self.end_telling(output, choices);
                     Ok(true)
                 }
-                Action::RestoreInput { input } => {
-                    self.input = input;
+                Action::RestoreInput { input, choices } => {
+                    self.end_seeing(input, choices);
                     Ok(true)
                 }
                 Action::TimingEnd { start, var } => {
