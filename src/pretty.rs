@@ -327,19 +327,21 @@ impl<'m> Printer<'m> {
         }
         if f == sym::APPLY && n >= 1 {
             // `F a b`: with F bound, print the term it denotes.
-            match m.store.heap.functor(m.store.deref(arg(0))) {
-                Some((h, k, b)) if h != sym::APPLY => {
+            match m.store.heap.apply_parts(Cell::Struct(a)) {
+                Some((h, args)) => {
                     out.push_str(&self.name(h));
-                    for i in 0..k {
+                    for a in args {
                         out.push(' ');
-                        self.write(out, m.store.heap.get(Addr(b.0 + i)), ATOMIC);
+                        self.write(out, a, ATOMIC);
                     }
                 }
-                _ => self.write(out, arg(0), ATOMIC),
-            }
-            for i in 1..n {
-                out.push(' ');
-                self.write(out, arg(i), ATOMIC);
+                None => {
+                    self.write(out, arg(0), ATOMIC);
+                    for i in 1..n {
+                        out.push(' ');
+                        self.write(out, arg(i), ATOMIC);
+                    }
+                }
             }
         } else {
             out.push_str(&self.name(f));

@@ -366,6 +366,19 @@ fn a_variable_application_is_the_term_it_denotes() {
         answers("", "F = f a, X = F b, X = f a b"),
         strs(&["F = f a, X = f a b"])
     );
+    // An application of an application: `G a` with `G = F b`, `F = p`.
+    assert_eq!(
+        answers("", "F = p, G = F b, X = G a, X = p b a"),
+        strs(&["F = p, G = p b, X = p b a"])
+    );
+    assert_eq!(
+        answers("", "F = p, G = F b, (G a) -o p b a"),
+        strs(&["F = p, G = p b"])
+    );
+    assert_eq!(
+        answers("", "F = f c, G = F b, X = G a"),
+        strs(&["F = f c, G = f c b, X = f c b a"])
+    );
 }
 
 #[test]

@@ -325,30 +325,14 @@ impl Store {
     }
 
     /// If `c` is a variable application `$apply(F, a1, .., an)` whose head
-    /// is bound to a name or compound term, the flattened term it denotes
+    /// is bound to a name or compound term (or to another such application,
+    /// as `G a` with `G = F b` and `F = p`), the flattened term it denotes
     /// (built on the heap); otherwise `c` itself.
     pub fn flatten_apply(&mut self, c: Cell) -> Cell {
-        let Cell::Struct(a) = c else { return c };
-        let Cell::Functor(f, n) = self.heap.get(a) else {
-            return c;
-        };
-        if f != crate::term::sym::APPLY || n == 0 {
-            return c;
+        match self.heap.apply_parts(c) {
+            Some((name, args)) => self.heap.new_struct(name, &args),
+            None => c,
         }
-        let mut args: Vec<Cell> = Vec::new();
-        let name = match self.heap.deref(self.heap.arg(a, 0)) {
-            Cell::Atom(s) => s,
-            Cell::Struct(h) => match self.heap.get(h) {
-                Cell::Functor(s, k) if s != crate::term::sym::APPLY => {
-                    args.extend((0..k).map(|i| self.heap.arg(h, i)));
-                    s
-                }
-                _ => return c,
-            },
-            _ => return c,
-        };
-        args.extend((1..n).map(|i| self.heap.arg(a, i)));
-        self.heap.new_struct(name, &args)
     }
 
     /// Undo the trail back to `mark`.  Only bindings are handled here; the

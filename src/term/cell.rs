@@ -187,6 +187,36 @@ impl Heap {
         }
     }
 
+    /// The name and arguments of the term a variable application denotes:
+    /// for `$apply(F, a1, .., an)` (`c` dereferenced or not) whose head is
+    /// bound to a name `f`, `f` and `a1 .. an`; to a compound `f b1 .. bk`,
+    /// `f` and `b1 .. bk a1 .. an`; to another application, what that one
+    /// denotes followed by `a1 .. an`.  `None` when `c` is no application
+    /// or its head is unbound (or not a name or compound).
+    pub fn apply_parts(&self, c: Cell) -> Option<(SymId, Vec<Cell>)> {
+        let Cell::Struct(a) = self.deref(c) else {
+            return None;
+        };
+        let Cell::Functor(f, n) = self.get(a) else {
+            return None;
+        };
+        if f != super::sym::APPLY || n == 0 {
+            return None;
+        }
+        let head = self.deref(self.arg(a, 0));
+        let (name, mut args) = match head {
+            Cell::Atom(s) => (s, Vec::new()),
+            Cell::Struct(h) => match self.get(h) {
+                Cell::Functor(s, _) if s == super::sym::APPLY => self.apply_parts(head)?,
+                Cell::Functor(s, k) => (s, (0..k).map(|i| self.arg(h, i)).collect()),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        args.extend((1..n).map(|i| self.arg(a, i)));
+        Some((name, args))
+    }
+
     /// Argument `i` (0-based) of the compound term at `a` (its functor cell).
     #[inline]
     pub fn arg(&self, a: Addr, i: u32) -> Cell {
