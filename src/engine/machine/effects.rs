@@ -229,6 +229,8 @@ impl Machine {
 /// above `output` (their goals failed, or the choice restored is older
 /// than them): flush their files, as [`Machine::end_telling`] does when a
 /// goal succeeds.  A file already flushed has nothing to write.
+#[cold]
+#[inline(never)]
 pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], output: u32) {
     for w in outputs.iter_mut().skip(output as usize) {
         let _ = w.flush();

@@ -330,6 +330,8 @@ impl Machine {
     /// The error for a clause whose head is a variable application `F a`
     /// that does not denote an atom (it was flattened if it did): `F` is
     /// unbound, or bound to what is not a name.
+    #[cold]
+    #[inline(never)]
     fn apply_head_error(&self, head: Option<Cell>, goal: Cell, origin: u32) -> RuntimeError {
         let unbound = || {
             self.goal_error(
