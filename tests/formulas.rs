@@ -281,6 +281,15 @@ fn forall_introduces_a_constant_no_outer_variable_may_capture() {
         ("forall x \\ exists Y \\ Y = x", 1),
         ("forall x \\ (p x -o p x)", 1),
         ("forall x \\ forall y \\ x = y", 0),
+        // findall's template variables follow the same rule (LANGUAGE.md 7).
+        (
+            "forall x \\ exists L \\ (findall Z (member Z (x :: nil)) L, L = nil)",
+            1,
+        ),
+        (
+            "forall x \\ exists L \\ exists Z \\ (findall Z (member Z (x :: nil)) L, L = (x :: nil))",
+            1,
+        ),
         ("forall x \\ x = x", 1),
         // The eigenvariable is new: a clause about `a` says nothing about it.
         ("p a => forall x \\ p x", 0),
