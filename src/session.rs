@@ -403,12 +403,7 @@ impl Session {
             });
         };
         let file = self.machine.sources.add(format!("<{origin}>"), name);
-        let programs: Vec<Parsed> = self
-            .checked
-            .iter()
-            .chain(&self.unchecked)
-            .map(|&f| self.reparse(f))
-            .collect();
+        let programs = self.loaded_programs();
         let sources: Vec<&[crate::syntax::Item]> = programs.iter().map(|p| p.as_slice()).collect();
         let sym = self.machine.symbols.intern(&pred);
         let defined = self.machine.context_defines(sym, None);
@@ -469,12 +464,7 @@ impl Session {
             None => name.clone(),
         };
         let file = self.machine.sources.add(format!("<{origin}>"), text);
-        let programs: Vec<Parsed> = self
-            .checked
-            .iter()
-            .chain(&self.unchecked)
-            .map(|&f| self.reparse(f))
-            .collect();
+        let programs = self.loaded_programs();
         let sources: Vec<&[crate::syntax::Item]> = programs.iter().map(|p| p.as_slice()).collect();
         let goals: Vec<crate::syntax::Term> = goals
             .iter()
@@ -496,6 +486,16 @@ impl Session {
     }
 
     /// The items of loaded source `f`, parsed again from its text.
+    /// Every loaded program, parsed again (for the checks of `--memo` and
+    /// `--moves`, which look at the text as written).
+    fn loaded_programs(&self) -> Vec<Parsed> {
+        self.checked
+            .iter()
+            .chain(&self.unchecked)
+            .map(|&f| self.reparse(f))
+            .collect()
+    }
+
     fn reparse(&self, f: FileId) -> Parsed {
         let text = self.machine.sources.get(f).map_or("", |f| f.text.as_str());
         std::rc::Rc::new(crate::syntax::parse_program(text).0)

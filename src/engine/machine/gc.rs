@@ -400,8 +400,9 @@ impl Machine {
                 | Action::Cut { .. } => {}
             }
         }
-        // Choice points: their terms were made before them, below the
-        // segment, except nothing; visited for completeness (a no-op).
+        // Choice points: their terms were made before them, so below the
+        // segment; visited all the same (relocation leaves them as they
+        // are), so that the enumeration stays complete if that changes.
         for ch in &mut self.choices {
             match &mut ch.alt {
                 Alternative::Clauses { goal, .. } | Alternative::Goal { goal, .. } => v.cell(goal),
