@@ -336,10 +336,15 @@ impl<'m> Printer<'m> {
                     }
                 }
                 None => {
-                    self.write(out, arg(0), ATOMIC);
-                    for i in 1..n {
+                    // With F unbound, `G b` where `G = F a` is `F a b`.
+                    let (head, args) = match m.store.heap.open_apply(Cell::Struct(a)) {
+                        Some(parts) => parts,
+                        None => (arg(0), (1..n).map(&arg).collect()),
+                    };
+                    self.write(out, head, ATOMIC);
+                    for a in args {
                         out.push(' ');
-                        self.write(out, arg(i), ATOMIC);
+                        self.write(out, a, ATOMIC);
                     }
                 }
             }

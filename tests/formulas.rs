@@ -524,3 +524,35 @@ fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));
 }
+
+// ------------------------------------------------ variable applications
+
+#[test]
+fn an_unbound_variable_application_unifies_by_currying() {
+    // Application is curried: `F a b` is the term whose last arguments are
+    // `a` and `b`, so the order of the goals does not change the answer.
+    for goal in ["X = F a b, F = f, X = f a b", "X = F a b, X = f a b, F = f"] {
+        assert_eq!(answers("", goal), strs(&["X = f a b, F = f"]), "{goal}");
+    }
+    assert_eq!(
+        answers("", "F = f, X = F a b, X = f a b"),
+        strs(&["F = f, X = f a b"])
+    );
+    assert_eq!(answers("", "F a = f a"), strs(&["F = f"]));
+    assert_eq!(answers("", "F a b = f x a b"), strs(&["F = f x"]));
+    assert_eq!(answers("", "F a b = G b"), strs(&["G = F a"]));
+    assert_eq!(answers("", "G b = F a b"), strs(&["G = F a"]));
+    assert_eq!(
+        answers("", "F a b = G b, G = H a, H = f"),
+        strs(&["F = f, G = f a, H = f"])
+    );
+    assert_eq!(
+        answers("", "member (F a) (f a :: g b a :: h :: G c a :: nil)"),
+        strs(&["F = f", "F = g b", "F = G c"])
+    );
+    assert_eq!(answers("", "q (p 1) -o q (F 1), F = p"), strs(&["F = p"]));
+    // Too few arguments, or a constant: no instance can be equal.
+    for goal in ["F a b = f b", "F a = g", "F a = 1", "F a = \"s\""] {
+        assert_eq!(answers("", goal), Vec::<String>::new(), "{goal}");
+    }
+}

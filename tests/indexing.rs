@@ -68,6 +68,16 @@ fn a_variable_application_is_matched_by_what_it_denotes() {
 }
 
 #[test]
+fn an_unbound_variable_application_matches_by_currying() {
+    // `F b` against `f X` gives F = f; against `f a b`, F = f a; it can be
+    // no constant.  Program clauses with variables and ground facts alike.
+    assert_eq!(
+        answers(SHAPES, "p (F b) N"),
+        ["F = f, N = 2", "N = 3", "F = f a, N = 4"]
+    );
+}
+
+#[test]
 fn assumed_clauses_and_fresh_constants_are_selected_too() {
     // A clause of two alternatives, newest first; a resource naming a
     // `forall` constant.

@@ -274,6 +274,11 @@ fn checker_reads_a_variable_application_as_the_atom_it_denotes() {
     // Inside a head's arguments, and on the two sides of `=`.
     check_all("F = p, (q (F a) :- true) -o q (p a)", 1);
     check_all("F = f, X = F a b, X = f a b", 1);
+    // Unbound, by currying; `(F a) b` is the one application `F a b`.
+    check_all("X = F a b, X = f a b, F = f", 1);
+    check_all("F a b = G b", 1);
+    check_all("q (G b) -o q (F a b)", 1);
+    check_all("member (F a) (f a :: g b a :: G c a :: nil)", 3);
     // In a program clause's body.
     let mut s = session();
     s.load_str("t.lolli", "r F :- F a -o p a.\n").unwrap();

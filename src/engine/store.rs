@@ -213,6 +213,9 @@ impl Store {
                             pairs.push((a2, b2));
                             continue;
                         }
+                        if self.split_apply(a, b, &mut pairs) {
+                            continue;
+                        }
                         ok = false;
                         break;
                     }
@@ -230,6 +233,63 @@ impl Store {
         }
         self.pairs = pairs;
         ok
+    }
+
+    /// Unify two compound terms with different functors, at least one of
+    /// them a variable application whose head is not bound to a name or
+    /// compound (both dereferenced; an application whose head is bound was
+    /// flattened before).  Application is curried: `F x1 .. xn` is the term
+    /// whose last `n` arguments are `x1 .. xn` and whose head, applied to
+    /// what comes before them, is `F`.  So against `g y1 .. ym` (m ≥ n) this
+    /// pushes `F = g y1 .. y(m-n)` (the name `g` when m = n) and `xi =
+    /// y(m-n+i)`; against another application `G z1 .. zk` (k ≥ n), `F = G
+    /// z1 .. z(k-n)`.  False when neither side is an application.
+    fn split_apply(&mut self, a: Cell, b: Cell, pairs: &mut Vec<(Cell, Cell)>) -> bool {
+        let (Some((fa, xa, app_a)), Some((fb, xb, app_b))) = (self.curried(a), self.curried(b))
+        else {
+            return false;
+        };
+        if !app_a && !app_b {
+            return false;
+        }
+        // The side with fewer arguments is split off the other.
+        let ((f, xs), (g, ys)) = if xa.len() <= xb.len() {
+            ((fa, xa), (fb, xb))
+        } else {
+            ((fb, xb), (fa, xa))
+        };
+        let (n, m) = (xs.len(), ys.len());
+        let prefix = match g {
+            Cell::Atom(name) => self.heap.new_struct(name, &ys[..m - n]),
+            head if m == n => head,
+            head => {
+                let mut parts = vec![head];
+                parts.extend_from_slice(&ys[..m - n]);
+                self.heap.new_struct(crate::term::sym::APPLY, &parts)
+            }
+        };
+        pairs.push((f, prefix));
+        pairs.extend(xs.into_iter().zip(ys[m - n..].iter().copied()));
+        true
+    }
+
+    /// A compound term as a head and its curried arguments, and whether it
+    /// is a variable application: `g y1 .. ym` gives the name `g`;
+    /// `$apply(H, x1, .., xn)` gives `H` (an application nested in the head
+    /// position, as after `G = F a`, contributes its own arguments first).
+    fn curried(&self, c: Cell) -> Option<(Cell, Vec<Cell>, bool)> {
+        if let Some((head, args)) = self.heap.open_apply(c) {
+            return Some((head, args, true));
+        }
+        let (g, m, at) = self.heap.functor(c)?;
+        let args = (0..m)
+            .map(|i| self.heap.get(Addr(at.0 + i)))
+            .collect::<Vec<_>>();
+        if g == crate::term::sym::APPLY {
+            let (&head, rest) = args.split_first()?;
+            return Some((self.heap.deref(head), rest.to_vec(), true));
+        }
+        Some((Cell::Atom(g), args, false))
     }
 
     /// Unify heap term `g` with `h`, a term known to be ground (the head of

@@ -754,6 +754,11 @@ fn applied(t: &Term) -> Option<Term> {
     let (name, mut args) = match f {
         Term::Atom(name) => (name, Vec::new()),
         Term::App(name, args) if name != "$apply" => (name, args),
+        // An application in the head position of one whose function is a
+        // variable: `(F a) b` is the one application `F a b`.
+        Term::App(_, args) if matches!(args.first(), Some(Term::Var(_))) => {
+            ("$apply".to_string(), args)
+        }
         _ => return None,
     };
     args.extend(rest.iter().cloned());

@@ -217,6 +217,32 @@ impl Heap {
         Some((name, args))
     }
 
+    /// The parts of an *open* variable application: for `$apply(F, a1, ..,
+    /// an)` whose head is unbound (directly, or as the head of a nested
+    /// application `$apply($apply(F, b1, .., bk), a1, .., an)`), the head
+    /// variable `F` and the arguments (`b1 .. bk a1 .. an`).  `None` for
+    /// any other term (an application whose head is bound denotes a term of
+    /// its own: see [`Heap::apply_parts`]).
+    pub fn open_apply(&self, c: Cell) -> Option<(Cell, Vec<Cell>)> {
+        let Cell::Struct(a) = self.deref(c) else {
+            return None;
+        };
+        let Cell::Functor(f, n) = self.get(a) else {
+            return None;
+        };
+        if f != super::sym::APPLY || n == 0 {
+            return None;
+        }
+        let head = self.deref(self.arg(a, 0));
+        let (var, mut args) = match head {
+            Cell::Ref(_) => (head, Vec::new()),
+            Cell::Struct(_) => self.open_apply(head)?,
+            _ => return None,
+        };
+        args.extend((1..n).map(|i| self.arg(a, i)));
+        Some((var, args))
+    }
+
     /// Argument `i` (0-based) of the compound term at `a` (its functor cell).
     #[inline]
     pub fn arg(&self, a: Addr, i: u32) -> Cell {

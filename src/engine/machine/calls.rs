@@ -335,11 +335,22 @@ impl Machine {
                     match h {
                         Cell::Struct(b) => {
                             let fc = t.cells[a.ix()];
-                            if fc != self.store.heap.get(b) {
+                            let fh = self.store.heap.get(b);
+                            if fc != fh {
                                 let flat = self.store.flatten_apply(h);
                                 if flat != h {
                                     stack.push((tc, flat));
                                     continue;
+                                }
+                                // A variable application on either side
+                                // (curried: see `Store::unify`): rare, so
+                                // the template term is copied and unified.
+                                let is_apply = |c: Cell| matches!(c, Cell::Functor(f, _) if f == crate::term::sym::APPLY);
+                                if is_apply(fc) || is_apply(fh) {
+                                    let c = self.copy_template(t, tc, slots);
+                                    if self.store.unify(c, h) {
+                                        continue;
+                                    }
                                 }
                                 ok = false;
                                 break;
