@@ -399,6 +399,33 @@ fn load_and_reload_keep_the_nesting() {
 }
 
 #[test]
+fn a_failed_reload_closes_the_nested_levels_for_good() {
+    let dir = TempDir::new("reload-fails");
+    let f = dir.file("prog.lolli", "p a.\n");
+    let (mut b, _) = backend(&[f.clone()], Answers::Ask);
+    // A nested level whose context holds a linear resource.
+    assert_eq!(
+        b.input("token -o top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    std::fs::write(&f, "p a.\np (.\n").unwrap();
+    let Reply { outputs, .. } = b.input(":reload");
+    assert!(
+        matches!(&outputs[..], [Output::Error(e), Output::Text(t)]
+            if e.contains("syntax error") && t.contains("nested levels are closed")),
+        "{outputs:?}"
+    );
+    assert_eq!(b.depth(), 0);
+    // The level's resource went with it: nothing is left to consume.
+    assert_eq!(b.input("p a."), reply(vec![answer("yes")], Next::Goal));
+    let Reply { outputs, .. } = b.input(":context");
+    assert!(
+        matches!(&outputs[..], [Output::Text(t)] if !t.contains("token")),
+        "{outputs:?}"
+    );
+}
+
+#[test]
 fn commands_answer_in_words() {
     let (mut b, _) = backend(&[solitaire2()], Answers::Ask);
     let Reply { outputs, .. } = b.input(":help");

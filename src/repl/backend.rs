@@ -806,7 +806,9 @@ impl Backend {
     /// Start again from a fresh session: load the outermost files, then
     /// reopen each nested level by running its goal again up to `top`.
     fn reload(&mut self, r: &mut Reply) {
-        let levels = std::mem::take(&mut self.levels);
+        // The levels are closed in this session (so that a failed reload
+        // leaves it at its outermost level), and reopened in the new one.
+        let levels = self.levels.clone();
         self.pop_all();
         // Everything is undone: the machine is back at its base context.
         let mut fresh = (self.factory)();
