@@ -774,6 +774,15 @@ fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
                 .into()
         )]
     );
+    // A goal with no answer leaves no proof: not the one before it.
+    assert_eq!(b.input("1 = 2."), reply(vec![Output::No], Next::Goal));
+    assert_eq!(
+        b.input(":proof").outputs,
+        vec![Output::Text(
+            "no proof to show: the last goal had no answer (proofs are kept for the last answer)\n"
+                .into()
+        )]
+    );
 }
 
 #[test]

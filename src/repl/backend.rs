@@ -414,6 +414,9 @@ impl Backend {
             }
         };
         self.stats.queries += 1;
+        // `:proof` and `:moves` are about this goal's answers from now on.
+        self.last_proof = None;
+        self.proof_not_kept = None;
         let m = &mut self.session.machine;
         // A timeout too long to add to the clock is no deadline at all.
         m.options.deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
@@ -767,6 +770,10 @@ impl Backend {
                  prints it)\n",
                 step_count(size.steps)
             ),
+            None if self.stats.queries > 0 => {
+                "no proof to show: the last goal had no answer (proofs are kept for the last answer)\n"
+                    .into()
+            }
             None => "no proof to show: answer a goal first (proofs are kept for the last answer)\n"
                 .into(),
         }
