@@ -181,6 +181,20 @@ fn runtime_errors_exit_2() {
 }
 
 #[test]
+fn answers_print_terms_in_full_where_messages_cut_them_short() {
+    let answer = show("findall X (between 1 1000 X) L, length L N, M = f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f z)))))))))))))))))))))");
+    assert!(
+        answer.contains(":: 999 :: 1000 :: nil, N = 1000, M = f (f "),
+        "{answer}"
+    );
+    assert!(answer.ends_with(" z)))))))))))))))))))))") && !answer.contains("..."));
+    let r = lolli(&["-e", "findall X (between 1 1000 X) L, X is L"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.len() < 600, "{}", r.stderr);
+    assert!(r.stderr.contains(" :: 34 :: ...`\n"), "{}", r.stderr);
+}
+
+#[test]
 fn bad_options_exit_2() {
     let r = lolli(&["--limit", "x", "-e", "true"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
