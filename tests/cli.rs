@@ -195,6 +195,17 @@ fn answers_print_terms_in_full_where_messages_cut_them_short() {
 }
 
 #[test]
+fn the_forall_escape_example_of_language_section_4() {
+    // LANGUAGE.md section 4: the parenthesised alternative answers `X = f c`.
+    assert_eq!(
+        show("forall x \\ exists Y \\ (X = f Y , (Y = x ; Y = c))"),
+        "X = f c"
+    );
+    let r = lolli(&["-e", "forall x \\ exists Y \\ (X = f Y , Y = x)"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("no\n", 1));
+}
+
+#[test]
 fn bad_options_exit_2() {
     let r = lolli(&["--limit", "x", "-e", "true"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
