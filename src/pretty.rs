@@ -43,14 +43,17 @@ const KEYWORDS: &[&str] = &[
     "forall", "exists", "is", "MODULE", "LINEAR", "LOCAL", "MEMO",
 ];
 
-/// Whether a name can be written without quotes.
+/// Whether a name can be written without quotes: exactly when the lexer
+/// reads it back as this name (a letter that is not upper-case, then
+/// letters, digits and `_`; not a keyword).
 pub fn plain_name(s: &str) -> bool {
+    use crate::syntax::lexer::{is_ident_char, is_name_start};
     let mut chars = s.chars();
     match chars.next() {
-        Some(c) if c.is_ascii_lowercase() => {}
+        Some(c) if is_name_start(c) => {}
         _ => return false,
     }
-    chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !KEYWORDS.contains(&s)
+    chars.all(is_ident_char) && !KEYWORDS.contains(&s)
 }
 
 /// Write a name, quoted if needed.

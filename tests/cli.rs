@@ -347,6 +347,11 @@ fn names_strings_and_numbers_print_as_they_are_written() {
         ("X = 1 - -3", "X = 1 - -3"),
         ("X is 0 - 3", "X = -3"),
         ("X = 0", "X = 0"),
+        // Non-ASCII: unquoted exactly when the lexer reads them as names.
+        ("X = '日本'", "X = 日本"),
+        ("X = é", "X = é"),
+        ("X = f 'É'", "X = f 'É'"),
+        ("X = 'aé_1'", "X = aé_1"),
     ];
     let got: Vec<(&str, String)> = cases.iter().map(|(g, _)| (*g, show(g))).collect();
     let want: Vec<(&str, String)> = cases.iter().map(|(g, w)| (*g, w.to_string())).collect();
