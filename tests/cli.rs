@@ -556,3 +556,44 @@ fn files_written_by_telling_are_complete_when_the_process_ends() {
     assert_eq!(r, ok("yes\n"));
     assert_eq!(std::fs::read_to_string(dir.join("p.txt")).unwrap(), "1\n");
 }
+
+#[test]
+fn a_program_may_be_any_readable_file_that_is_not_a_directory() {
+    assert_eq!(lolli(&["/dev/null", "-e", "true"]), ok("yes\n"));
+    // A FIFO, as `lolli <(echo 'p.') -e p` gives, is read to its end.
+    let dir = temp_dir("fifo_program");
+    let fifo = dir.join("ff.lolli");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, "p.\n"))
+        };
+        assert_eq!(
+            lolli_in(&dir, &["ff.lolli", "-e", "p"], "", &[]),
+            ok("yes\n")
+        );
+        writer.join().unwrap().unwrap();
+    }
+}
+
+#[test]
+fn a_missing_file_hint_names_only_a_near_file() {
+    let dir = temp_dir("missing_hint");
+    write_file(&dir.join("a1.lolli"), "p.\n");
+    write_file(&dir.join("lists.lolli"), "p.\n");
+    std::fs::create_dir_all(dir.join("dir.lolli")).unwrap();
+    assert_eq!(
+        lolli_in(&dir, &["dir.lolli", "-e", "true"], "", &[]),
+        error("error[E002]: `dir.lolli` is a directory, not a program file\n\n")
+    );
+    let r = lolli_in(&dir, &["listz.lolli", "-e", "true"], "", &[]);
+    assert!(
+        r.stderr.contains("did you mean `lists.lolli`?"),
+        "{}",
+        r.stderr
+    );
+    let r = lolli_in(&dir, &["abc.lolli", "-e", "true"], "", &[]);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
+}
