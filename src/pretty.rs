@@ -6,6 +6,11 @@
 //! print equally); a printer can also be given names for variables (the
 //! query's own names).  Lists are printed with a loop, not recursion, so long
 //! lists print at any length.
+//!
+//! Answers print in full.  Diagnostics print through [`Printer::message`],
+//! which caps a term at [`MESSAGE_DEPTH`] levels of nesting and about
+//! [`MESSAGE_CHARS`] characters: what lies deeper or further shows as
+//! `...`, so an error about a term a million levels deep stays readable.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -38,14 +43,17 @@ const KEYWORDS: &[&str] = &[
     "forall", "exists", "is", "MODULE", "LINEAR", "LOCAL", "MEMO",
 ];
 
-/// Whether a name can be written without quotes.
+/// Whether a name can be written without quotes: exactly when the lexer
+/// reads it back as this name (a letter that is not upper-case, then
+/// letters, digits and `_`; not a keyword).
 pub fn plain_name(s: &str) -> bool {
+    use crate::syntax::lexer::{is_ident_char, is_name_start};
     let mut chars = s.chars();
     match chars.next() {
-        Some(c) if c.is_ascii_lowercase() => {}
+        Some(c) if is_name_start(c) => {}
         _ => return false,
     }
-    chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !KEYWORDS.contains(&s)
+    chars.all(is_ident_char) && !KEYWORDS.contains(&s)
 }
 
 /// Write a name, quoted if needed.
@@ -83,12 +91,30 @@ fn quote_string(s: &str) -> String {
     out
 }
 
+/// The deepest nesting of a term a diagnostic shows (see [`Printer::message`]).
+pub const MESSAGE_DEPTH: usize = 20;
+
+/// About the most characters of a term a diagnostic shows.
+pub const MESSAGE_CHARS: usize = 200;
+
+/// What a printer leaves out: past `depth` levels of nesting, or once the
+/// text has `chars` bytes, a term prints as `...`.
+#[derive(Copy, Clone)]
+struct Cap {
+    depth: usize,
+    chars: usize,
+}
+
 /// Prints terms of one machine.
 pub struct Printer<'m> {
     m: &'m Machine,
     names: RefCell<HashMap<Addr, String>>,
     next: RefCell<u32>,
     quote: bool,
+    /// `None` prints in full (answers, `write`).
+    cap: Option<Cap>,
+    /// The nesting of the subterm being printed (counted only with a cap).
+    depth: std::cell::Cell<usize>,
 }
 
 impl<'m> Printer<'m> {
@@ -99,7 +125,54 @@ impl<'m> Printer<'m> {
             names: RefCell::new(HashMap::new()),
             next: RefCell::new(1),
             quote: true,
+            cap: None,
+            depth: std::cell::Cell::new(0),
         }
+    }
+
+    /// The printed form of a term for a diagnostic: as [`Printer::term`],
+    /// but subterms nested deeper than [`MESSAGE_DEPTH`] and the text past
+    /// [`MESSAGE_CHARS`] characters print as `...`.
+    pub fn message(&self, c: Cell) -> String {
+        let p = Printer {
+            m: self.m,
+            names: RefCell::new(self.names.borrow().clone()),
+            next: RefCell::new(*self.next.borrow()),
+            quote: self.quote,
+            cap: Some(Cap {
+                depth: MESSAGE_DEPTH,
+                chars: MESSAGE_CHARS,
+            }),
+            depth: std::cell::Cell::new(0),
+        };
+        let mut out = p.term(c);
+        // One name or string may run past the cap by itself.
+        if out.len() > 2 * MESSAGE_CHARS {
+            let mut end = MESSAGE_CHARS;
+            while !out.is_char_boundary(end) {
+                end -= 1;
+            }
+            out.truncate(end);
+            out.push_str("...");
+        }
+        *self.next.borrow_mut() = *p.next.borrow();
+        *self.names.borrow_mut() = p.names.into_inner();
+        out
+    }
+
+    /// Whether the cap leaves out what would be written next into `out`;
+    /// if so, `...` is written instead (once).
+    fn capped(&self, out: &mut String) -> bool {
+        let Some(cap) = self.cap else {
+            return false;
+        };
+        if self.depth.get() > cap.depth || out.len() >= cap.chars {
+            if !out.ends_with("...") {
+                out.push_str("...");
+            }
+            return true;
+        }
+        false
     }
 
     /// Give the unbound variable `v` a name.
@@ -139,6 +212,8 @@ impl<'m> Printer<'m> {
             names: RefCell::new(self.names.borrow().clone()),
             next: RefCell::new(*self.next.borrow()),
             quote: false,
+            cap: None,
+            depth: std::cell::Cell::new(0),
         };
         p.term(c)
     }
@@ -191,6 +266,9 @@ impl<'m> Printer<'m> {
     }
 
     fn write(&self, out: &mut String, c: Cell, prec: u8) {
+        if self.capped(out) {
+            return;
+        }
         let m = self.m;
         let c = m.store.deref(c);
         match c {
@@ -224,7 +302,12 @@ impl<'m> Printer<'m> {
                 out.push_str(&name);
             }
             Cell::Functor(f, _) => out.push_str(&self.name(f)),
-            Cell::Struct(a) => self.write_struct(out, a, prec),
+            Cell::Struct(a) => {
+                let depth = self.depth.get();
+                self.depth.set(depth + 1);
+                self.write_struct(out, a, prec);
+                self.depth.set(depth);
+            }
         }
     }
 
@@ -246,6 +329,9 @@ impl<'m> Printer<'m> {
             loop {
                 match m.store.heap.functor(m.store.deref(cur)) {
                     Some((g, 2, b)) if g == sym::CONS => {
+                        if self.capped(out) {
+                            break;
+                        }
                         self.write(out, m.store.heap.get(b), 12);
                         out.push_str(" :: ");
                         cur = m.store.heap.get(Addr(b.0 + 1));

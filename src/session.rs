@@ -262,7 +262,9 @@ impl Session {
     /// ```
     pub fn load_file(&mut self, path: impl AsRef<Path>) -> Result<(), Vec<Error>> {
         let path = path.as_ref();
-        if !path.is_file() {
+        // Any file that is not a directory: a FIFO, `/dev/null` or a
+        // process substitution (`lolli <(gen)`) is read to its end once.
+        if !path.exists() || path.is_dir() {
             return Err(vec![missing_file(path)]);
         }
         // A file named by its path may declare any module name (only
@@ -720,7 +722,19 @@ fn missing_file(path: &Path) -> Error {
             .filter(|n| n.ends_with(".lolli") || n.ends_with(".ll"))
             .collect();
         files.sort();
-        if let Some(near) = crate::util::nearest(name, &files) {
+        // Compared without their extensions, so that `dir.lolli` is not
+        // "near" `a1.lolli` because of the `.lolli` they share.
+        let stem = |n: &str| -> String {
+            n.strip_suffix(".lolli")
+                .or_else(|| n.strip_suffix(".ll"))
+                .unwrap_or(n)
+                .to_string()
+        };
+        let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+        let near = crate::util::nearest(&stem(name), &stems)
+            .and_then(|s| stems.iter().position(|t| t == s))
+            .map(|i| files[i].as_str());
+        if let Some(near) = near {
             let near = parent.map_or(near.into(), |d| d.join(near));
             notes.push(format!("did you mean `{}`?", near.display()));
         }

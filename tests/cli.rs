@@ -181,6 +181,31 @@ fn runtime_errors_exit_2() {
 }
 
 #[test]
+fn answers_print_terms_in_full_where_messages_cut_them_short() {
+    let answer = show("findall X (between 1 1000 X) L, length L N, M = f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f z)))))))))))))))))))))");
+    assert!(
+        answer.contains(":: 999 :: 1000 :: nil, N = 1000, M = f (f "),
+        "{answer}"
+    );
+    assert!(answer.ends_with(" z)))))))))))))))))))))") && !answer.contains("..."));
+    let r = lolli(&["-e", "findall X (between 1 1000 X) L, X is L"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.len() < 600, "{}", r.stderr);
+    assert!(r.stderr.contains(" :: 34 :: ...`\n"), "{}", r.stderr);
+}
+
+#[test]
+fn the_forall_escape_example_of_language_section_4() {
+    // LANGUAGE.md section 4: the parenthesised alternative answers `X = f c`.
+    assert_eq!(
+        show("forall x \\ exists Y \\ (X = f Y , (Y = x ; Y = c))"),
+        "X = f c"
+    );
+    let r = lolli(&["-e", "forall x \\ exists Y \\ (X = f Y , Y = x)"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("no\n", 1));
+}
+
+#[test]
 fn bad_options_exit_2() {
     let r = lolli(&["--limit", "x", "-e", "true"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
@@ -322,6 +347,11 @@ fn names_strings_and_numbers_print_as_they_are_written() {
         ("X = 1 - -3", "X = 1 - -3"),
         ("X is 0 - 3", "X = -3"),
         ("X = 0", "X = 0"),
+        // Non-ASCII: unquoted exactly when the lexer reads them as names.
+        ("X = '日本'", "X = 日本"),
+        ("X = é", "X = é"),
+        ("X = f 'É'", "X = f 'É'"),
+        ("X = 'aé_1'", "X = aé_1"),
     ];
     let got: Vec<(&str, String)> = cases.iter().map(|(g, _)| (*g, show(g))).collect();
     let want: Vec<(&str, String)> = cases.iter().map(|(g, w)| (*g, w.to_string())).collect();
@@ -525,4 +555,45 @@ fn files_written_by_telling_are_complete_when_the_process_ends() {
     let r = lolli_in(&dir, &[], "telling \"p.txt\" (write 1, nl).\n", &[]);
     assert_eq!(r, ok("yes\n"));
     assert_eq!(std::fs::read_to_string(dir.join("p.txt")).unwrap(), "1\n");
+}
+
+#[test]
+fn a_program_may_be_any_readable_file_that_is_not_a_directory() {
+    assert_eq!(lolli(&["/dev/null", "-e", "true"]), ok("yes\n"));
+    // A FIFO, as `lolli <(echo 'p.') -e p` gives, is read to its end.
+    let dir = temp_dir("fifo_program");
+    let fifo = dir.join("ff.lolli");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(&fifo, "p.\n"))
+        };
+        assert_eq!(
+            lolli_in(&dir, &["ff.lolli", "-e", "p"], "", &[]),
+            ok("yes\n")
+        );
+        writer.join().unwrap().unwrap();
+    }
+}
+
+#[test]
+fn a_missing_file_hint_names_only_a_near_file() {
+    let dir = temp_dir("missing_hint");
+    write_file(&dir.join("a1.lolli"), "p.\n");
+    write_file(&dir.join("lists.lolli"), "p.\n");
+    std::fs::create_dir_all(dir.join("dir.lolli")).unwrap();
+    assert_eq!(
+        lolli_in(&dir, &["dir.lolli", "-e", "true"], "", &[]),
+        error("error[E002]: `dir.lolli` is a directory, not a program file\n\n")
+    );
+    let r = lolli_in(&dir, &["listz.lolli", "-e", "true"], "", &[]);
+    assert!(
+        r.stderr.contains("did you mean `lists.lolli`?"),
+        "{}",
+        r.stderr
+    );
+    let r = lolli_in(&dir, &["abc.lolli", "-e", "true"], "", &[]);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
 }

@@ -731,6 +731,60 @@ fn a_proof_past_the_memory_limit_is_an_error_not_a_crash() {
 }
 
 #[test]
+fn a_deep_tree_is_indented_up_to_a_cap_then_shows_its_depth() {
+    // A recursion 3,000 levels deep: with two spaces per level the text
+    // grew with the square of the depth (90 MB); past the cap each line
+    // shows its depth instead, so it stays linear.
+    let mut s = session();
+    s.load_str("cnt.lolli", "cnt 0.\ncnt N :- N > 0, M is N - 1, cnt M.\n")
+        .unwrap();
+    let ps = proofs(&mut s, "cnt 3000", 1);
+    let text = print_tree::tree(&ps[0].1);
+    assert_eq!(text.lines().count(), 15_001);
+    assert!(text.len() < 15_001 * 120, "{} bytes", text.len());
+    let cap = print_tree::MAX_INDENT_DEPTH;
+    let pad = "  ".repeat(cap);
+    let lines: Vec<&str> = text.lines().collect();
+    // Depth 32 (the last indented by spaces alone), 33 and the last step.
+    let at_32 = format!("{pad}atom cnt 2984   clause: cnt.lolli:2");
+    assert!(lines.contains(&at_32.as_str()), "{at_32}");
+    let at_33 = format!("{pad}[33] builtin 2984 is 2985 - 1");
+    assert!(lines.contains(&at_33.as_str()), "{at_33}");
+    assert_eq!(
+        lines.last().copied(),
+        Some(format!("{pad}[6000] atom cnt 0   clause: cnt.lolli:1").as_str())
+    );
+    // Every line is indented at most `cap` levels.
+    assert!(lines.iter().all(|l| !l.starts_with(&format!("{pad} "))));
+}
+
+#[test]
+fn a_latex_step_shows_a_long_delta_cut_short() {
+    // 2,000 resources assumed, then consumed 2,000 levels down: every step
+    // above the consumption repeats the ones still to come in its Δ, which
+    // made the text grow with the square of the depth.
+    let mut s = session();
+    s.load_str(
+        "lin.lolli",
+        "mk 0 G :- G.\nmk N G :- N > 0, M is N - 1, r N -o mk M G.\n\
+         eat 0.\neat N :- r N, M is N - 1, eat M.\n",
+    )
+    .unwrap();
+    let ps = proofs(&mut s, "mk 2000 (eat 2000)", 1);
+    let text = print_latex::latex("yes", &ps[0].1);
+    assert!(text.len() < 5_000_000, "{} bytes", text.len());
+    assert!(
+        text.contains(
+            "\\UnaryInfC{\\texttt{r 2000}, \\texttt{r 1999}, \\texttt{r 1998}, \\texttt{r 1997}, \
+             \\texttt{r 1996}, \\texttt{r 1995}, \\texttt{r 1994}, \\texttt{r 1993}, \
+             \\ldots{} (1992 more) $\\vdash$ \\texttt{eat 2000}}\n"
+        ),
+        "{}",
+        &text[..2000]
+    );
+}
+
+#[test]
 fn cli_moves_lists_the_jumps() {
     let (code, out, err) = lolli(&[
         "programs/solitaire.lolli",

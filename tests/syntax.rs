@@ -1010,3 +1010,14 @@ fn no_panic_on_any_prefix_or_deletion() {
     assert_eq!(items.len(), 4);
     assert_eq!(errors.len(), 1);
 }
+
+#[test]
+fn the_printer_leaves_unquoted_exactly_the_names_the_lexer_reads() {
+    for text in [
+        "jump", "b2", "é", "日本", "aÉ_1", "ǅx", "Abc", "É", "_x", "1a", "a-b", "is",
+    ] {
+        let read_as_name = toks(text) == vec![name(text)];
+        let printed = lolli::pretty::quote_name(text);
+        assert_eq!(printed == text, read_as_name, "{text} printed as {printed}");
+    }
+}

@@ -15,6 +15,10 @@
 
 use crate::term::{sym, Cell, SymId};
 
+/// The message for `exists` where a clause is needed (at load and run time).
+pub const EXISTS_IN_CLAUSE: &str =
+    "`exists` cannot quantify a clause: only `forall` may appear in an assumed or program clause";
+
 /// A goal in the body of a clause alternative.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Body {
@@ -55,6 +59,9 @@ pub enum ClauseError {
     /// rename it per use (only heap clauses report this; templates have their
     /// clause-level binders compiled to variable slots).
     HasBinder,
+    /// The clause has `exists x \ R` where a clause is needed: only
+    /// `forall` may quantify a clause (an existential belongs in a goal).
+    Exists,
 }
 
 /// Split an assumed formula `D` into its clauses, in the order Lolli tries them
@@ -128,9 +135,8 @@ pub fn clause_alts(
                 body.extend(outer);
                 next = Some((cells[r], body));
             }
-            Some((f, 2, _)) if f == sym::FORALL || f == sym::EXISTS => {
-                return Err(ClauseError::HasBinder)
-            }
+            Some((f, 2, _)) if f == sym::FORALL => return Err(ClauseError::HasBinder),
+            Some((f, 2, _)) if f == sym::EXISTS => return Err(ClauseError::Exists),
             Some((f, 0, _)) if f == sym::TRUE => {}
             Some((f, n, _)) => out.push(Alt {
                 head: c,

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::clause::{clause_alts, Alt, Body, ClauseError};
+use super::clause::{clause_alts, Alt, Body, ClauseError, EXISTS_IN_CLAUSE};
 use super::keys::{head_keys, Keys};
 use crate::source::FileId;
 use crate::syntax::ast::{Quant, Span, Term, TermKind};
@@ -183,6 +183,7 @@ impl<'a> Compiler<'a> {
                 ClauseError::Unbound => "a variable cannot be a clause or the head of a clause".into(),
                 ClauseError::NotAClause(_) => "this is not a clause: a clause is an atom, `H :- G`, `R & R` or `forall x \\ R`".into(),
                 ClauseError::HasBinder => "a quantifier in this position is not supported".into(),
+                ClauseError::Exists => EXISTS_IN_CLAUSE.into(),
             },
         })?;
         let mut scratch = Vec::new();

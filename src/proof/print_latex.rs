@@ -7,6 +7,11 @@
 //! implicit.  The rule name labels each inference.  bussproofs takes at most
 //! five premises, so more are grouped five by five under unlabelled,
 //! line-less joins.  Terms are set in `\texttt`, escaped.
+//!
+//! Invariant: the text is linear in the proof's size.  Δ repeats at every
+//! step below the one that consumed its resources, so a long Δ shows at
+//! most [`MAX_DELTA`] resources and [`MAX_DELTA_CHARS`] characters of them,
+//! then `\ldots{} (N more)`.
 
 use std::collections::BTreeMap;
 
@@ -37,7 +42,7 @@ fn emit<'p>(out: &mut String, n: &'p Node) -> BTreeMap<u32, &'p Resource> {
     if count == 0 {
         out.push_str("\\AxiomC{}\n");
     }
-    let delta: Vec<String> = used.values().map(|r| tt(&r.text)).collect();
+    let delta = shown_delta(&used);
     out.push_str(&format!(
         "\\RightLabel{{\\scriptsize {}}}\n\\{}InfC{{{}$\\vdash$ {}}}\n",
         n.rule.as_str().replace('_', "\\_"),
@@ -75,6 +80,31 @@ fn premises<'p>(
         groups += 1;
     }
     groups
+}
+
+/// The most resources a step's Δ shows.
+pub const MAX_DELTA: usize = 8;
+
+/// The most characters of resource text a step's Δ shows.
+pub const MAX_DELTA_CHARS: usize = 1000;
+
+/// Δ as printed: the resources in order, cut (at a resource's end) after
+/// [`MAX_DELTA`] of them or [`MAX_DELTA_CHARS`] characters, with a final
+/// `\ldots{} (N more)` for the rest.
+fn shown_delta(used: &BTreeMap<u32, &Resource>) -> Vec<String> {
+    let mut shown = Vec::new();
+    let mut chars = 0;
+    for r in used.values() {
+        chars += r.text.len();
+        if shown.len() == MAX_DELTA || chars > MAX_DELTA_CHARS {
+            break;
+        }
+        shown.push(tt(&r.text));
+    }
+    if shown.len() < used.len() {
+        shown.push(format!("\\ldots{{}} ({} more)", used.len() - shown.len()));
+    }
+    shown
 }
 
 fn inference(premises: usize) -> &'static str {

@@ -7,15 +7,25 @@
 //! `clause: FILE:LINE` (the program clause an atom backchained on, or the
 //! clause itself when it was assumed), `fresh: c` (forall) and
 //! `witness: t` (exists).  `one` and `erase` omit their fixed goal.
+//!
+//! Invariant: the text is linear in the proof's size.  A step at depth `d`
+//! is indented `2 * d` spaces up to [`MAX_INDENT_DEPTH`]; a deeper step is
+//! indented as a step at that depth and then shows its depth as `[d] `, so
+//! a proof a million levels deep does not print (or hold in memory) the
+//! square of its depth in spaces.
 
 use super::tree::{Node, Proof, RuleName};
+
+/// The deepest level indented by spaces alone; deeper steps show their
+/// depth as a number (see the module documentation).
+pub const MAX_INDENT_DEPTH: usize = 32;
 
 /// The proof as an indented tree (every line ends with a newline).
 pub fn tree(proof: &Proof) -> String {
     let mut out = String::new();
     let mut stack: Vec<(usize, &Node)> = vec![(0, &proof.root)];
     while let Some((depth, n)) = stack.pop() {
-        out.push_str(&"  ".repeat(depth));
+        indent(&mut out, depth);
         out.push_str(&line(n));
         out.push('\n');
         for c in n.children.iter().rev() {
@@ -23,6 +33,19 @@ pub fn tree(proof: &Proof) -> String {
         }
     }
     out
+}
+
+/// The indentation of a step at `depth`: two spaces per level up to
+/// [`MAX_INDENT_DEPTH`], then the depth in brackets.
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth.min(MAX_INDENT_DEPTH) {
+        out.push_str("  ");
+    }
+    if depth > MAX_INDENT_DEPTH {
+        out.push('[');
+        out.push_str(&depth.to_string());
+        out.push_str("] ");
+    }
 }
 
 /// One step, without indentation.

@@ -25,7 +25,7 @@ fn clause_text(m: &mut Machine, source: Source) -> String {
         Source::Template { tpl, env } => {
             template_text(m, tpl, env).unwrap_or_else(|| format!("<clause {tpl}>"))
         }
-        Source::Heap { clause, .. } => m.show(clause),
+        Source::Heap { clause, .. } => m.printer().term(clause),
     }
 }
 

@@ -52,8 +52,18 @@ pub struct Lexer<'a> {
     after_term: bool,
 }
 
-fn is_ident_char(c: char) -> bool {
+/// Whether `c` may continue a name or a variable: a Unicode letter or
+/// digit, or `_`.
+pub fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `c` starts an unquoted name: a Unicode letter that is not
+/// upper-case (`a`, `é`, `日`).  An upper-case letter or `_` starts a
+/// variable.  The printer quotes exactly the names this rule does not
+/// cover (see `pretty::plain_name`).
+pub fn is_name_start(c: char) -> bool {
+    c.is_alphabetic() && !c.is_uppercase()
 }
 
 impl<'a> Lexer<'a> {
@@ -138,10 +148,10 @@ impl<'a> Lexer<'a> {
             "MEMO" => Token::Memo,
             _ => {
                 let first = text.chars().next().unwrap_or('a');
-                if first == '_' || first.is_uppercase() {
-                    Token::Var(text.to_string())
-                } else {
+                if is_name_start(first) {
                     Token::Name(text.to_string())
+                } else {
+                    Token::Var(text.to_string())
                 }
             }
         }

@@ -37,10 +37,11 @@ impl Machine {
         }
     }
 
-    /// Print a term (for messages): a variable of the innermost query that
-    /// is still unbound shows as the query wrote it.
+    /// Print a term for a message or a trace: a variable of the innermost
+    /// query that is still unbound shows as the query wrote it, and a large
+    /// term is cut short with `...` ([`crate::pretty::Printer::message`]).
     pub fn show(&self, c: Cell) -> String {
-        self.printer().term(c)
+        self.printer().message(c)
     }
 
     /// A printer that names the innermost query's unbound variables as the

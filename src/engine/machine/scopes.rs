@@ -221,6 +221,9 @@ impl Machine {
                 origin,
             ),
             ClauseError::HasBinder => self.goal_error("unexpected quantifier", goal, origin),
+            ClauseError::Exists => self
+                .goal_error(crate::logic::clause::EXISTS_IN_CLAUSE, goal, origin)
+                .note("an existential belongs in a goal: `exists x \\ G`"),
         }
     }
 
