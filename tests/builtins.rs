@@ -289,6 +289,39 @@ fn seeing_a_missing_file_is_an_error() {
 }
 
 #[test]
+fn a_telling_file_that_cannot_be_written_is_an_error() {
+    // Write errors were ignored before: `telling "/dev/full" (write a, nl)`
+    // answered `yes` and the output was lost.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    // Flushing when the goal succeeds.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (write a, nl)"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = while running the goal `telling \"/dev/full\" (write a, nl)`\n\n"
+    );
+    // Flushing when the goal fails.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (write a, fail) ; true"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = the output of a `telling` goal that failed could not be written\n\n"
+    );
+    // A write that fills the buffer.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (between 1 100000 X, write X, nl, X > 99999)"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = while running the goal `nl`\n\n"
+    );
+    // From the command line: exit status 2.
+    let r = lolli(&["-e", "telling \"/dev/full\" (write a, nl)"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(r
+        .stderr
+        .starts_with("error[E003]: cannot write to `/dev/full`"));
+}
+
+#[test]
 fn seeing_a_directory_or_reading_what_is_not_text_is_an_error() {
     let dir = temp_dir("seeing");
     let shown = dir.display().to_string();

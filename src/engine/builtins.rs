@@ -42,11 +42,11 @@ impl Machine {
                         _ => p.raw(t),
                     }
                 };
-                self.emit(&text);
+                self.emit(&text).map_err(|m| self.error_at(m, g, origin))?;
                 done(self)
             }
             Builtin::Nl => {
-                self.emit("\n");
+                self.emit("\n").map_err(|m| self.error_at(m, g, origin))?;
                 done(self)
             }
             Builtin::Read => {
@@ -65,8 +65,8 @@ impl Machine {
                     let file = std::fs::File::create(&name).map_err(|e| {
                         self.error_at(format!("cannot open `{name}` for writing: {e}"), g, origin)
                     })?;
-                    let prev = self.push_output(Box::new(std::io::BufWriter::new(file)));
-                    self.then_restore_output(prev);
+                    let prev = self.push_output(name, Box::new(std::io::BufWriter::new(file)));
+                    self.then_restore_output(prev, g, origin);
                 } else {
                     let file = std::fs::File::open(&name)
                         .and_then(|f| match f.metadata()?.is_dir() {

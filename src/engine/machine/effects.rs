@@ -55,12 +55,17 @@ impl Machine {
     // ----------------------------------------------------------------
     // Output and input used by built-ins
 
-    pub(crate) fn emit(&mut self, text: &str) {
+    /// Write `text` to the current output.  A `telling` file that cannot
+    /// be written is an error (its message; the caller names the goal).
+    /// Standard output's errors are the host's to handle (the command line
+    /// reports them when it ends: [`crate::stdio`]).
+    pub(crate) fn emit(&mut self, text: &str) -> Result<(), String> {
         if self.output == 0 {
             self.host.write(text);
-        } else if let Some(w) = self.outputs.get_mut(self.output as usize - 1) {
-            let _ = w.write_all(text.as_bytes());
+        } else if let Some(f) = self.outputs.get_mut(self.output as usize - 1) {
+            f.w.write_all(text.as_bytes()).map_err(|e| f.error(&e))?;
         }
+        Ok(())
     }
 
     /// The text of the next term of the current input, for `read`: up to
@@ -107,8 +112,10 @@ impl Machine {
         }
     }
 
-    pub(crate) fn push_output(&mut self, w: Box<dyn std::io::Write>) -> u32 {
-        self.outputs.push(w);
+    /// Make the file `name`, open on `w`, the current output; returns the
+    /// output it replaces.
+    pub(crate) fn push_output(&mut self, name: String, w: Box<dyn std::io::Write>) -> u32 {
+        self.outputs.push(OutFile { name, w });
         let prev = self.output;
         self.output = self.outputs.len() as u32;
         prev
@@ -127,16 +134,20 @@ impl Machine {
     /// point (there are `choices` as when it started), nothing can write to
     /// the file again and it is closed; otherwise it stays open:
     /// backtracking into the goal writes to it again (`restore_top`), and
-    /// flushes it when the goal then fails.
-    pub(super) fn end_telling(&mut self, output: u32, choices: u32) {
+    /// flushes it when the goal then fails.  A file that cannot be flushed
+    /// is an error (its message; the caller names the `telling` goal).
+    pub(super) fn end_telling(&mut self, output: u32, choices: u32) -> Result<(), String> {
         let i = self.output as usize;
-        if self.choices.len() <= choices as usize && i == self.outputs.len() {
-            // Dropping the writer flushes and closes it.
-            self.outputs.pop();
-        } else if let Some(w) = i.checked_sub(1).and_then(|i| self.outputs.get_mut(i)) {
-            let _ = w.flush();
-        }
         self.output = output;
+        let Some(f) = i.checked_sub(1).and_then(|i| self.outputs.get_mut(i)) else {
+            return Ok(());
+        };
+        f.w.flush().map_err(|e| f.error(&e))?;
+        if self.choices.len() <= choices as usize && i == self.outputs.len() {
+            // Flushed: dropping the writer only closes it.
+            self.outputs.pop();
+        }
+        Ok(())
     }
 
     /// The goal of a `seeing` succeeded: read from `input` again, closing
@@ -160,9 +171,17 @@ impl Machine {
         self.input = 0;
     }
 
-    pub(crate) fn then_restore_output(&mut self, output: u32) {
+    /// After the `telling` goal `goal` (from entry `origin`) succeeds,
+    /// write to `output` again ([`Self::end_telling`]).
+    pub(crate) fn then_restore_output(&mut self, output: u32, goal: Cell, origin: u32) {
         let choices = self.choices.len() as u32;
-        self.cont = self.push_frame(Action::RestoreOutput { output, choices }, self.cont);
+        let action = Action::RestoreOutput {
+            output,
+            choices,
+            goal,
+            origin,
+        };
+        self.cont = self.push_frame(action, self.cont);
     }
 
     pub(crate) fn then_restore_input(&mut self, input: u32) {
@@ -214,8 +233,8 @@ impl Machine {
 
     /// Flush files opened by `telling` (at the end of a query).
     pub fn flush_outputs(&mut self) {
-        for w in self.outputs.iter_mut() {
-            let _ = w.flush();
+        for f in self.outputs.iter_mut() {
+            let _ = f.w.flush();
         }
     }
 
@@ -228,12 +247,40 @@ impl Machine {
 /// Backtracking is leaving the `telling` scopes of the outputs numbered
 /// above `output` (their goals failed, or the choice restored is older
 /// than them): flush their files, as [`Machine::end_telling`] does when a
-/// goal succeeds.  A file already flushed has nothing to write.
+/// goal succeeds.  A file already flushed has nothing to write.  The first
+/// file that cannot be flushed leaves its error in `error` (the machine's
+/// `output_error`), unless one is already there.
 #[cold]
 #[inline(never)]
-pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], output: u32) {
-    for w in outputs.iter_mut().skip(output as usize) {
-        let _ = w.flush();
+pub(super) fn flush_telling_files(
+    outputs: &mut [OutFile],
+    output: u32,
+    error: &mut Option<RuntimeError>,
+) {
+    for f in outputs.iter_mut().skip(output as usize) {
+        if let Err(e) = f.w.flush() {
+            if error.is_none() {
+                *error = Some(
+                    RuntimeError::new(f.error(&e))
+                        .note("the output of a `telling` goal that failed could not be written"),
+                );
+            }
+        }
+    }
+}
+
+/// A file `telling` opened, as the current output or an enclosing one.
+pub(crate) struct OutFile {
+    /// The name it was opened with (for messages).
+    name: String,
+    /// The open file, buffered.
+    w: Box<dyn std::io::Write>,
+}
+
+impl OutFile {
+    /// The message for an error writing to this file.
+    fn error(&self, e: &std::io::Error) -> String {
+        format!("cannot write to `{}`: {e}", self.name)
     }
 }
 

@@ -224,9 +224,13 @@ enum Action {
     /// The end of `telling F G` (`seeing F G`): `output` (`input`) is the
     /// enclosing stream, `choices` the number of choice points when G
     /// started (if G left none, its file can be closed).
+    /// `goal` (from clause entry `origin`) is the `telling` goal, named by
+    /// the error if its file cannot be written.
     RestoreOutput {
         output: u32,
         choices: u32,
+        goal: Cell,
+        origin: u32,
     },
     RestoreInput {
         input: u32,
@@ -453,8 +457,12 @@ pub struct Machine {
     aux: Vec<u32>,
     slots: Vec<Option<Cell>>,
     scratch: Vec<Cell>,
-    outputs: Vec<Box<dyn std::io::Write>>,
+    outputs: Vec<effects::OutFile>,
     output: u32,
+    /// A `telling` file that could not be flushed while backtracking left
+    /// its goal (no goal to name is at hand there): the error the query
+    /// stops with at its next check (`check_limits`, or when it returns).
+    output_error: Option<RuntimeError>,
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
     /// Per input (0 the host's, i the `inputs[i - 1]`), the text read from
@@ -555,6 +563,7 @@ impl Machine {
             slots: Vec::new(),
             scratch: Vec::new(),
             outputs: Vec::new(),
+            output_error: None,
             output: 0,
             inputs: Vec::new(),
             input: 0,
@@ -721,6 +730,9 @@ impl Machine {
         }
         self.query_names.pop();
         self.update_hb();
+        // Abandoning the query flushed its files again; nothing is left to
+        // report them to.
+        self.output_error = None;
         if self.choices.is_empty() {
             // The outermost query is over: what it added to the index is
             // referred to by nothing, nor are the files it opened.
@@ -734,10 +746,15 @@ impl Machine {
 
     /// Run until the next answer or the end of the innermost query.
     pub fn run(&mut self) -> Result<Event, RuntimeError> {
-        let r = self.run_inner();
+        let mut r = self.run_inner();
+        if let (Ok(_), Some(e)) = (&r, self.output_error.take()) {
+            r = Err(e);
+        }
         if r.is_err() {
             // Leave the state as it was at the start of the query.
             self.unwind_to_barrier();
+            // Unwinding flushes files again: their errors are this one's.
+            self.output_error = None;
         }
         r
     }
@@ -850,10 +867,15 @@ impl Machine {
                     self.push_solve(then, node, origin);
                     Ok(true)
                 }
-                Action::RestoreOutput { output, choices } => {
-                    self.end_telling(output, choices);
-                    Ok(true)
-                }
+                Action::RestoreOutput {
+                    output,
+                    choices,
+                    goal,
+                    origin,
+                } => match self.end_telling(output, choices) {
+                    Ok(()) => Ok(true),
+                    Err(m) => Err(self.error_at(m, goal, origin)),
+                },
                 Action::RestoreInput { input, choices } => {
                     self.end_seeing(input, choices);
                     Ok(true)
@@ -900,6 +922,9 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
+        if let Some(e) = self.output_error.take() {
+            return Err(e);
+        }
         self.maybe_collect();
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
@@ -1017,6 +1042,7 @@ impl Machine {
             slack,
             output,
             outputs,
+            output_error,
             input,
             memo_calls,
             gc_old,
@@ -1046,7 +1072,7 @@ impl Machine {
         *cont = ch.cont;
         *slack = ch.slack;
         if ch.output < *output {
-            effects::flush_telling_files(outputs, ch.output);
+            effects::flush_telling_files(outputs, ch.output, output_error);
         }
         *output = ch.output;
         *input = ch.input;
