@@ -389,7 +389,7 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
         let mut lines = piped::stdin_lines();
         let mut next_line = || {
             if closed.get() || stdio::failure().is_some() {
-                None
+                Ok(None)
             } else {
                 lines()
             }

@@ -444,9 +444,11 @@ impl Machine {
     /// Read one term (ending with `.`) from the current input; the input
     /// after that `.` is left for the next `read`.
     fn read_term(&mut self, g: Cell, origin: u32) -> Result<Cell, RuntimeError> {
-        let text = self
-            .next_term_text()
-            .map_err(|e| self.error_at(format!("`read` cannot read its input: {e}"), g, origin))?;
+        let text = self.next_term_text().map_err(|e| {
+            let mut named = self.error_at(e.message, g, origin);
+            named.notes = e.notes;
+            named
+        })?;
         let Some(text) = text else {
             return Ok(Cell::Atom(sym::END_OF_FILE));
         };

@@ -322,6 +322,13 @@ pub trait Host {
     fn write(&mut self, text: &str);
     /// Read one line from the standard input (`None` at end of input).
     fn read_line(&mut self) -> Option<String>;
+    /// Read one line, or a piece of a long one, from the standard input
+    /// (`Ok(None)` at end of input), or the error that kept it from being
+    /// read (text that is not UTF-8): `read` reports it.  By default, what
+    /// `read_line` gives, which cannot fail.
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
+        Ok(self.read_line())
+    }
     /// Called every few thousand steps of a search: a host that holds
     /// output back may send it on.
     fn tick(&mut self) {}
@@ -360,6 +367,9 @@ impl Host for StdHost {
         let _ = out.flush();
     }
     fn read_line(&mut self) -> Option<String> {
+        read_stdin_line().ok().flatten()
+    }
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         read_stdin_line()
     }
 }
@@ -376,6 +386,9 @@ impl Host for BufferedStdHost {
         let _ = crate::stdio::Stdout.write_all(text.as_bytes());
     }
     fn read_line(&mut self) -> Option<String> {
+        self.try_read_line().ok().flatten()
+    }
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         // A prompt the program wrote must be seen before it waits.
         let _ = crate::stdio::flush();
         read_stdin_line()
@@ -388,13 +401,10 @@ impl Host for BufferedStdHost {
     }
 }
 
-/// One line of the process's standard input (`None` at its end).
-fn read_stdin_line() -> Option<String> {
-    let mut line = String::new();
-    match std::io::stdin().read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(line),
-    }
+/// One line, or a piece of a long one ([`effects::read_piece`]), of the
+/// process's standard input (`Ok(None)` at its end).
+fn read_stdin_line() -> std::io::Result<Option<String>> {
+    effects::read_piece(&mut std::io::stdin().lock())
 }
 
 /// Options that change how the machine runs.
@@ -931,17 +941,12 @@ impl Machine {
         }
         if let Some(limit) = self.options.max_memory {
             if self.memory_used() > limit {
-                return Err(RuntimeError::new(format!(
-                    "memory limit exceeded: the search uses more than {} MB",
-                    limit / (1024 * 1024)
-                ))
-                .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it"));
+                return Err(memory_limit_error(limit));
             }
         }
         if let Some(d) = self.options.deadline {
             if Instant::now() >= d {
-                return Err(RuntimeError::new("time limit exceeded")
-                    .note("the query was stopped by --timeout"));
+                return Err(time_limit_error());
             }
         }
         Ok(())
@@ -1194,4 +1199,20 @@ impl Machine {
         });
         self.proof.nodes.len() as u32 - 1
     }
+}
+
+/// The error of a query stopped by the memory limit of `limit` bytes.
+#[cold]
+pub(crate) fn memory_limit_error(limit: usize) -> RuntimeError {
+    RuntimeError::new(format!(
+        "memory limit exceeded: the search uses more than {} MB",
+        limit / (1024 * 1024)
+    ))
+    .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it")
+}
+
+/// The error of a query stopped by `--timeout`.
+#[cold]
+pub(crate) fn time_limit_error() -> RuntimeError {
+    RuntimeError::new("time limit exceeded").note("the query was stopped by --timeout")
 }
