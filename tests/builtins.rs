@@ -668,6 +668,31 @@ fn cd_changes_the_directory_modules_are_found_in() {
 }
 
 #[test]
+fn system_stops_at_the_timeout() {
+    // `system` waited for its command whatever the limits said.  (`exec`:
+    // killing the shell kills the command, which holds the output pipe.)
+    let r = lolli(&[
+        "--allow-system",
+        "--timeout",
+        "1",
+        "-e",
+        "system \"exec sleep 60\" S",
+    ]);
+    assert_eq!(
+        r,
+        Run {
+            stdout: String::new(),
+            stderr: "error[E003]: time limit exceeded\n \
+                     = while running the goal `system \"exec sleep 60\" S`\n \
+                     = the query was stopped by --timeout\n \
+                     = the command `exec sleep 60` was killed\n\n"
+                .to_string(),
+            code: 2,
+        }
+    );
+}
+
+#[test]
 fn system_is_refused_without_allow_system() {
     assert_eq!(
         lolli(&["-e", "system \"true\" S"]),
