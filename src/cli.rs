@@ -6,8 +6,10 @@
 //!
 //! Exit status: 0 when every goal given with `-e` had an answer (or `--count`
 //! ran), 1 when some goal had none, 2 on any error (syntax, missing module,
-//! runtime error, a limit reached, a warning under `-W error`), with the
-//! message on stderr.  Warnings about the loaded files go to stderr after
+//! runtime error, a limit reached, a warning under `-W error`, standard
+//! output that cannot be written for a reason other than a closed pipe),
+//! with the message on stderr.  When the reader of standard output goes
+//! away, the run stops quietly with the status it had so far.  Warnings about the loaded files go to stderr after
 //! loading, before any goal runs.
 
 use std::io::IsTerminal;
@@ -241,8 +243,16 @@ pub fn run(args: Args) -> i32 {
             return 2;
         }
     };
-    let status = serve(&args, &mut backend, policy, terminal);
+    let mut status = serve(&args, &mut backend, policy, terminal);
     let _ = stdio::flush();
+    if let Some(e) = stdio::failure() {
+        // A reader that went away ends the run quietly (LANGUAGE.md,
+        // section 8); any other failure lost output, which is an error.
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write to standard output: {e}");
+            status = 2;
+        }
+    }
     // The process ends with this status, and the system takes its memory
     // back at once; dropping the session would free each of its
     // allocations (for a program of 100,000 facts, a tenth of the time
@@ -322,7 +332,7 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
             Verdict::Failed => status = 1,
             Verdict::Error => return 2,
         }
-        if closed.get() {
+        if closed.get() || stdio::failure().is_some() {
             return status;
         }
         if backend.depth() > 0 {
@@ -377,7 +387,13 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
         let (stream, closed) = piped::stdout_stream(false);
         let outer = backend.stream_answers(Some(stream));
         let mut lines = piped::stdin_lines();
-        let mut next_line = || if closed.get() { None } else { lines() };
+        let mut next_line = || {
+            if closed.get() || stdio::failure().is_some() {
+                Ok(None)
+            } else {
+                lines()
+            }
+        };
         let code = piped::run(
             backend,
             &mut next_line,

@@ -23,6 +23,14 @@
 //! prompt is seen before the reply is read and an error after the output
 //! that preceded it.  The buffer belongs to the process: the command line
 //! empties it before it returns.
+//!
+//! Invariant: once writing to standard output has failed (a reader that
+//! went away, a full disk), the failure is kept ([`failure`]) and nothing
+//! more is written: every later `write` and `flush` returns the same error
+//! at once, whichever call met it first (a `write`, a [`flush`] or the
+//! periodic [`flush_if_stale`], which has no caller to tell).  So a writer
+//! that only appends to the buffer still learns, at its next write, that
+//! the output is gone.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
@@ -41,12 +49,16 @@ struct Pending {
     since: Option<Instant>,
     /// Whether standard output is a terminal (decided on first use).
     terminal: Option<bool>,
+    /// The first error met writing to standard output, as its kind and
+    /// text (see the module invariant); `None` while writing works.
+    failed: Option<(std::io::ErrorKind, String)>,
 }
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
     bytes: Vec::new(),
     since: None,
     terminal: None,
+    failed: None,
 });
 
 /// A writer on the shared buffer.  `write` buffers (and empties the buffer
@@ -59,6 +71,9 @@ pub struct Stdout;
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let mut p = lock();
+        if let Some(e) = failure_of(&p) {
+            return Err(e);
+        }
         p.bytes.extend_from_slice(buf);
         let now = Instant::now();
         let since = *p.since.get_or_insert(now);
@@ -82,12 +97,24 @@ pub fn flush() -> std::io::Result<()> {
 }
 
 /// Empty the buffer if its oldest byte has waited too long (called while
-/// a search runs).
+/// a search runs).  A failure is kept for the next writer (module doc).
 pub fn flush_if_stale() {
     let mut p = lock();
     if p.since.is_some_and(|t| t.elapsed() >= MAX_AGE) {
         let _ = drain(&mut p);
     }
+}
+
+/// The error that made writing to standard output fail, if it has failed
+/// (see the module invariant).
+pub fn failure() -> Option<std::io::Error> {
+    failure_of(&lock())
+}
+
+fn failure_of(p: &Pending) -> Option<std::io::Error> {
+    p.failed
+        .as_ref()
+        .map(|(kind, text)| std::io::Error::new(*kind, text.clone()))
 }
 
 fn lock() -> std::sync::MutexGuard<'static, Pending> {
@@ -96,14 +123,21 @@ fn lock() -> std::sync::MutexGuard<'static, Pending> {
 }
 
 /// Write the waiting bytes out.  They are dropped even when that fails, so
-/// a closed pipe does not make them pile up.
+/// a closed pipe does not make them pile up; the failure is kept.
 fn drain(p: &mut Pending) -> std::io::Result<()> {
     p.since = None;
+    if let Some(e) = failure_of(p) {
+        p.bytes.clear();
+        return Err(e);
+    }
     if p.bytes.is_empty() {
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
     let r = out.write_all(&p.bytes).and_then(|()| out.flush());
     p.bytes.clear();
+    if let Err(e) = &r {
+        p.failed = Some((e.kind(), e.to_string()));
+    }
     r
 }

@@ -289,6 +289,39 @@ fn seeing_a_missing_file_is_an_error() {
 }
 
 #[test]
+fn a_telling_file_that_cannot_be_written_is_an_error() {
+    // Write errors were ignored before: `telling "/dev/full" (write a, nl)`
+    // answered `yes` and the output was lost.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    // Flushing when the goal succeeds.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (write a, nl)"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = while running the goal `telling \"/dev/full\" (write a, nl)`\n\n"
+    );
+    // Flushing when the goal fails.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (write a, fail) ; true"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = the output of a `telling` goal that failed could not be written\n\n"
+    );
+    // A write that fills the buffer.
+    assert_eq!(
+        error_of("telling \"/dev/full\" (between 1 100000 X, write X, nl, X > 99999)"),
+        "error[E003]: cannot write to `/dev/full`: No space left on device (os error 28)\n \
+         = while running the goal `nl`\n\n"
+    );
+    // From the command line: exit status 2.
+    let r = lolli(&["-e", "telling \"/dev/full\" (write a, nl)"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(r
+        .stderr
+        .starts_with("error[E003]: cannot write to `/dev/full`"));
+}
+
+#[test]
 fn seeing_a_directory_or_reading_what_is_not_text_is_an_error() {
     let dir = temp_dir("seeing");
     let shown = dir.display().to_string();
@@ -306,6 +339,138 @@ fn seeing_a_directory_or_reading_what_is_not_text_is_an_error() {
         error_of(&format!("seeing \"{}\" (read X)", file.display())),
         "error[E003]: `read` cannot read its input: stream did not contain valid UTF-8\n \
          = while running the goal `read X`\n\n"
+    );
+}
+
+/// Run the binary with `args`, standard input the bytes `stdin`.
+fn lolli_bytes(args: &[&str], stdin: &[u8]) -> Run {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the lolli binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("lolli finishes");
+    let _ = writer.join();
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+#[test]
+fn standard_input_that_is_not_text_is_an_error() {
+    // It was taken for the end of the input: `X = end_of_file`, and the
+    // piped top level stopped with status 0, dropping the goals after it.
+    assert_eq!(
+        lolli_bytes(&["-e", "read X"], b"\xff.\n"),
+        Run {
+            stdout: String::new(),
+            stderr:
+                "error[E003]: `read` cannot read its input: stream did not contain valid UTF-8\n \
+                     = while running the goal `read X`\n\n"
+                    .to_string(),
+            code: 2,
+        }
+    );
+    assert_eq!(
+        lolli_bytes(&[], b"X = 1.\nX = \xff.\nX = 2.\n"),
+        Run {
+            stdout: "X = 1\n".to_string(),
+            stderr:
+                "error[E002]: cannot read standard input: stream did not contain valid UTF-8\n\n"
+                    .to_string(),
+            code: 2,
+        }
+    );
+}
+
+#[test]
+fn read_of_a_term_over_many_lines() {
+    // Lexed once, not once per line (200,000 lines took minutes); the
+    // generous --timeout turns a relapse into a failure.
+    let text = format!("f {}.\n", "y\n".repeat(200_000));
+    let r = lolli_bytes(&["--timeout", "60", "-e", "read X"], text.as_bytes());
+    assert_eq!((r.stderr.as_str(), r.code), ("", 0));
+    assert_eq!(r.stdout, format!("X = f{}\n", " y".repeat(200_000)));
+    // The same goal piped to the top level.
+    let goal = format!("X = f {}.\n", "y\n".repeat(200_000));
+    let r = lolli_bytes(&["--timeout", "60"], goal.as_bytes());
+    assert_eq!((r.stderr.as_str(), r.code), ("", 0));
+    assert_eq!(r.stdout, format!("X = f{}\n", " y".repeat(200_000)));
+}
+
+#[test]
+fn read_of_input_that_never_ends_a_term_meets_the_limits() {
+    // `read` gathered such input without end, past every limit.
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let r = lolli(&["--max-memory", "20", "-e", "seeing \"/dev/zero\" (read X)"]);
+    assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+    assert!(
+        r.stderr.starts_with(
+            "error[E003]: memory limit exceeded: the search uses more than 20 MB\n \
+             = while running the goal `read X`\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = lolli(&[
+        "--timeout",
+        "1",
+        "--max-memory",
+        "0",
+        "-e",
+        "seeing \"/dev/zero\" (read X)",
+    ]);
+    assert_eq!(
+        (r.stdout.as_str(), r.stderr.as_str(), r.code),
+        (
+            "",
+            "error[E003]: time limit exceeded\n \
+             = while running the goal `read X`\n \
+             = the query was stopped by --timeout\n\n",
+            2
+        )
+    );
+    // Endless lines on standard input (as from `yes`).
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(["--timeout", "1", "-e", "read X"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the lolli binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        let chunk = "y\n".repeat(4096);
+        while input.write_all(chunk.as_bytes()).is_ok() {}
+    });
+    let out = child.wait_with_output().expect("lolli finishes");
+    let _ = writer.join();
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stderr).as_ref(),
+            out.status.code()
+        ),
+        (
+            "error[E003]: time limit exceeded\n \
+             = while running the goal `read X`\n \
+             = the query was stopped by --timeout\n\n",
+            Some(2)
+        )
     );
 }
 
@@ -499,6 +664,31 @@ fn cd_changes_the_directory_modules_are_found_in() {
             .starts_with("error[E003]: cannot change directory to `nowhere`: "),
         "{}",
         r.stderr
+    );
+}
+
+#[test]
+fn system_stops_at_the_timeout() {
+    // `system` waited for its command whatever the limits said.  (`exec`:
+    // killing the shell kills the command, which holds the output pipe.)
+    let r = lolli(&[
+        "--allow-system",
+        "--timeout",
+        "1",
+        "-e",
+        "system \"exec sleep 60\" S",
+    ]);
+    assert_eq!(
+        r,
+        Run {
+            stdout: String::new(),
+            stderr: "error[E003]: time limit exceeded\n \
+                     = while running the goal `system \"exec sleep 60\" S`\n \
+                     = the query was stopped by --timeout\n \
+                     = the command `exec sleep 60` was killed\n\n"
+                .to_string(),
+            code: 2,
+        }
     );
 }
 

@@ -430,7 +430,11 @@ fn first_lines_then_close(args: &[&str], stdin: &str, n: usize) -> Vec<String> {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
     let dir = temp_dir("endless");
-    write_file(&dir.join("nat.lolli"), "nat z.\nnat (s N) :- nat N.\n");
+    write_file(
+        &dir.join("nat.lolli"),
+        "nat z.\nnat (s N) :- nat N.\n\
+         slow X :- nat X, count (between 1 2000000 _) _.\n",
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
         .current_dir(&dir)
         .args(args)
@@ -494,6 +498,47 @@ fn answers_are_printed_as_they_are_found() {
             stderr: String::new(),
             code: 1
         }
+    );
+}
+
+#[test]
+fn a_closed_pipe_stops_a_search_whose_answers_come_slowly() {
+    // Each answer of `slow X` takes a count of two million proofs, more
+    // than the 50 ms output may wait: the closed pipe was met only by the
+    // periodic flush, which dropped the error, and the search went on for
+    // ever.  (The helper fails if the process does not end by itself.)
+    assert_eq!(
+        first_lines_then_close(&["nat.lolli", "--all", "-e", "slow X"], "", 1),
+        ["X = z"]
+    );
+    assert_eq!(
+        first_lines_then_close(&["nat.lolli", "--all"], "slow X.\n", 1),
+        ["X = z"]
+    );
+}
+
+#[test]
+fn standard_output_that_cannot_be_written_is_an_error() {
+    // `lolli -e 'write a' > /dev/full` exited 0 without a word.
+    use std::process::{Command, Stdio};
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(["-e", "write a"])
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("the lolli binary runs");
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stderr).as_ref(),
+            out.status.code()
+        ),
+        (
+            "error: cannot write to standard output: No space left on device (os error 28)\n",
+            Some(2)
+        )
     );
 }
 

@@ -484,7 +484,7 @@ fn piped_mode_prints_like_eval() {
                   solitaire2 --o top.\nwrite hello, nl, erase.\n:time off\npop.\njump f";
     let mut lines = script.split_inclusive('\n').map(String::from);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = piped::run(&mut b, &mut || lines.next(), &mut out, &mut err, 0);
+    let status = piped::run(&mut b, &mut || Ok(lines.next()), &mut out, &mut err, 0);
     assert_eq!(
         String::from_utf8(out).unwrap(),
         format!("{FIRST}\nno\nyes\ntiming off\nyes\n")
@@ -498,7 +498,7 @@ fn piped_mode_prints_like_eval() {
         .into_iter()
         .map(String::from);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = piped::run(&mut b, &mut || lines.next(), &mut out, &mut err, 0);
+    let status = piped::run(&mut b, &mut || Ok(lines.next()), &mut out, &mut err, 0);
     assert_eq!(
         (String::from_utf8(out).unwrap().as_str(), status),
         ("no\n", 2)

@@ -42,11 +42,11 @@ impl Machine {
                         _ => p.raw(t),
                     }
                 };
-                self.emit(&text);
+                self.emit(&text).map_err(|m| self.error_at(m, g, origin))?;
                 done(self)
             }
             Builtin::Nl => {
-                self.emit("\n");
+                self.emit("\n").map_err(|m| self.error_at(m, g, origin))?;
                 done(self)
             }
             Builtin::Read => {
@@ -65,8 +65,8 @@ impl Machine {
                     let file = std::fs::File::create(&name).map_err(|e| {
                         self.error_at(format!("cannot open `{name}` for writing: {e}"), g, origin)
                     })?;
-                    let prev = self.push_output(Box::new(std::io::BufWriter::new(file)));
-                    self.then_restore_output(prev);
+                    let prev = self.push_output(name, Box::new(std::io::BufWriter::new(file)));
+                    self.then_restore_output(prev, g, origin);
                 } else {
                     let file = std::fs::File::open(&name)
                         .and_then(|f| match f.metadata()?.is_dir() {
@@ -122,11 +122,16 @@ impl Machine {
                 let cmd = self.string_arg(arg(self, 0), g, origin, "command")?;
                 // The command's output follows what the program printed.
                 self.host.flush();
-                let status = std::process::Command::new("sh")
+                let child = std::process::Command::new("sh")
                     .arg("-c")
                     .arg(&cmd)
-                    .status()
+                    .spawn()
                     .map_err(|e| self.error_at(format!("cannot run `{cmd}`: {e}"), g, origin))?;
+                let status = self.wait_for(child, &cmd).map_err(|e| {
+                    let mut named = self.error_at(e.message, g, origin);
+                    named.notes = e.notes;
+                    named
+                })?;
                 let code = status.code().unwrap_or(-1) as i64;
                 if !self.store.unify(arg(self, 1), Cell::Int(code)) {
                     return Ok(false);
@@ -441,12 +446,60 @@ impl Machine {
         })
     }
 
+    /// Wait for the command `system` started, checking the query's limits
+    /// as the search does (Ctrl-C, `--timeout`): when one is reached the
+    /// command is killed (the shell `sh -c` runs; a command it started in
+    /// the background may live on) and the query stops with its error.
+    fn wait_for(
+        &self,
+        mut child: std::process::Child,
+        cmd: &str,
+    ) -> Result<std::process::ExitStatus, RuntimeError> {
+        // Short commands are not slowed down much, long ones not polled
+        // often.
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return Ok(status),
+                Ok(None) => {}
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(RuntimeError::new(format!("cannot wait for `{cmd}`: {e}")));
+                }
+            }
+            let stop = if self
+                .interrupt
+                .swap(false, std::sync::atomic::Ordering::Relaxed)
+            {
+                Some(RuntimeError::new("interrupted"))
+            } else if self
+                .options
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                Some(super::machine::time_limit_error())
+            } else {
+                None
+            };
+            if let Some(e) = stop {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e.note(format!("the command `{cmd}` was killed")));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Read one term (ending with `.`) from the current input; the input
     /// after that `.` is left for the next `read`.
     fn read_term(&mut self, g: Cell, origin: u32) -> Result<Cell, RuntimeError> {
-        let text = self
-            .next_term_text()
-            .map_err(|e| self.error_at(format!("`read` cannot read its input: {e}"), g, origin))?;
+        let text = self.next_term_text().map_err(|e| {
+            let mut named = self.error_at(e.message, g, origin);
+            named.notes = e.notes;
+            named
+        })?;
         let Some(text) = text else {
             return Ok(Cell::Atom(sym::END_OF_FILE));
         };

@@ -10,7 +10,7 @@
 //!
 //! Exit status: 0 at the end of input or `bye` (whether or not the goals
 //! had answers), 2 at the first error (its diagnostic on stderr; the goals
-//! after it are not run).
+//! after it are not run), input that is not UTF-8 included.
 
 use std::cell::Cell;
 use std::io::Write;
@@ -19,25 +19,31 @@ use std::rc::Rc;
 use super::backend::{AnswerStream, Backend, Next, Output, Reply};
 use super::commands;
 
-/// Read one goal or command; `None` at the end of input.
-pub fn read_goal(next_line: &mut dyn FnMut() -> Option<String>) -> Option<String> {
+/// Read one goal or command; `None` at the end of input, an error when a
+/// line cannot be read.  Each line is lexed once however many lines the
+/// goal spans ([`crate::syntax::is_complete_resuming`]).
+pub fn read_goal(
+    next_line: &mut dyn FnMut() -> std::io::Result<Option<String>>,
+) -> std::io::Result<Option<String>> {
     let mut text = String::new();
+    let mut resume = crate::syntax::Resume::default();
     loop {
-        let Some(line) = next_line() else {
-            return (!text.trim().is_empty()).then_some(text);
+        let Some(line) = next_line()? else {
+            return Ok((!text.trim().is_empty()).then_some(text));
         };
         if text.trim().is_empty() {
             text.clear();
+            resume = crate::syntax::Resume::default();
             if commands::is_command(&line) {
-                return Some(line);
+                return Ok(Some(line));
             }
         }
         text.push_str(&line);
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        if !text.trim().is_empty() && crate::syntax::is_complete(&text) {
-            return Some(text);
+        if !text.trim().is_empty() && crate::syntax::is_complete_resuming(&text, &mut resume) {
+            return Ok(Some(text));
         }
     }
 }
@@ -158,17 +164,25 @@ impl<W: Write> Write for Watched<W> {
 
 /// Run goals from `next_line` until the end of input, `bye`, an error, or
 /// (when `stop_below` > 0) until the nesting depth falls below `stop_below`;
-/// returns the exit status.
+/// returns the exit status.  Input that cannot be read (not UTF-8) is an
+/// error, as a goal's error is: `error[E002]`, status 2.
 pub fn run(
     backend: &mut Backend,
-    next_line: &mut dyn FnMut() -> Option<String>,
+    next_line: &mut dyn FnMut() -> std::io::Result<Option<String>>,
     out: &mut dyn Write,
     err: &mut dyn Write,
     stop_below: usize,
 ) -> i32 {
     while backend.depth() >= stop_below {
-        let Some(goal) = read_goal(next_line) else {
-            break;
+        let goal = match read_goal(next_line) {
+            Ok(Some(goal)) => goal,
+            Ok(None) => break,
+            Err(e) => {
+                let _ = out.flush();
+                let e = crate::diagnostics::Error::load(format!("cannot read standard input: {e}"));
+                let _ = write!(err, "{}", backend.session().render(&[e]));
+                return 2;
+            }
         };
         let reply = backend.input(&goal);
         let verdict = print(&reply, out, err, false);
@@ -186,13 +200,13 @@ pub fn run(
 }
 
 /// Lines of the process's stdin (read one at a time, never held locked, so
-/// the `read` built-in can share it).
-pub fn stdin_lines() -> impl FnMut() -> Option<String> {
+/// the `read` built-in can share it); text that is not UTF-8 is an error.
+pub fn stdin_lines() -> impl FnMut() -> std::io::Result<Option<String>> {
     || {
         let mut line = String::new();
-        match std::io::stdin().read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
+        match std::io::stdin().read_line(&mut line)? {
+            0 => Ok(None),
+            _ => Ok(Some(line)),
         }
     }
 }

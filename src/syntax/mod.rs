@@ -202,6 +202,126 @@ pub fn term_end(src: &str) -> Option<usize> {
     None
 }
 
+/// Where lexing resumes in a text that grows at its end (a line, or a
+/// piece of a very long line, at a time), so that looking for the end of
+/// a term as `read` and the piped top level do costs each piece once, not
+/// the whole text again for every line ([`term_end_resuming`],
+/// [`is_complete_resuming`]).
+///
+/// Resuming is sound because no token but a `/*` comment spans a line
+/// break (a quoted name or string may not; an unclosed one ends at the end
+/// of its line), and whether a `.` ends a term depends only on the
+/// character after it: lexing from a line start, or from the start of a
+/// token, finds the same ends as lexing from the start of the text.  (The
+/// lexer's one state, whether a `-` may start a negative number, changes
+/// no `.`.)  Invariant: the text before `at` has no term-ending `.` (for
+/// [`is_complete_resuming`], none outside brackets, and `depth` brackets
+/// are open there).
+#[derive(Clone, Debug, Default)]
+pub struct Resume {
+    /// Where lexing resumes: a line start, the start of the last token of
+    /// a line not finished yet, or the `/*` of a comment still open.
+    at: usize,
+    /// With a comment open at `at`: the text up to this offset has no `*/`.
+    comment: Option<usize>,
+    /// Brackets open before `at` ([`is_complete_resuming`] only).
+    depth: usize,
+}
+
+impl Resume {
+    /// Where to lex `src` from, or `None` when nothing new can end a term:
+    /// the text only grew inside a `/*` comment, with no `*/`.
+    fn start(&mut self, src: &str) -> Option<usize> {
+        if let Some(seen) = self.comment {
+            let seen = seen.min(src.len());
+            let split = src[..seen].ends_with('*') && src[seen..].starts_with('/');
+            if !split && !src[seen..].contains("*/") {
+                self.comment = Some(src.len());
+                return None;
+            }
+            self.comment = None;
+        }
+        Some(self.at.min(src.len()))
+    }
+
+    /// Lexing from `from` found no end in `src`: `last` is where its last
+    /// token (or error) started, `open` where a `/*` still open starts.
+    fn stop(&mut self, src: &str, from: usize, last: Option<usize>, open: Option<usize>) {
+        if let Some(at) = open {
+            self.at = at;
+            self.comment = Some(src.len());
+        } else if src.ends_with('\n') {
+            self.at = src.len();
+        } else {
+            self.at = last.unwrap_or(from);
+        }
+    }
+}
+
+/// [`term_end`] of a text that only grows at its end between calls (the
+/// same `resume` each time; a fresh one for another text, or after the
+/// text is cut at the end found): each call lexes only what the last one
+/// could not settle.
+pub fn term_end_resuming(src: &str, resume: &mut Resume) -> Option<usize> {
+    let from = resume.start(src)?;
+    let mut last = None;
+    for item in Lexer::new(&src[from..]) {
+        match item {
+            Ok((_, Token::End, end)) => return Some(from + end),
+            Ok((start, _, _)) => last = Some(from + start),
+            Err(e) if e.open_comment => {
+                resume.stop(src, from, last, Some(from + e.span.start));
+                return None;
+            }
+            Err(e) => last = Some(from + e.span.start),
+        }
+    }
+    resume.stop(src, from, last, None);
+    None
+}
+
+/// [`is_complete`] of a text that only grows at its end, by whole lines
+/// (as [`term_end_resuming`]; a text not ending with a line break is
+/// checked whole, leaving `resume` as it was).
+pub fn is_complete_resuming(src: &str, resume: &mut Resume) -> bool {
+    if !src.ends_with('\n') {
+        return is_complete(src);
+    }
+    let Some(from) = resume.start(src) else {
+        return false;
+    };
+    // A prompt `?-` can only open the text (the top level drops blank
+    // lines before a goal).
+    let text = if from == 0 {
+        without_prompt(src)
+    } else {
+        std::borrow::Cow::Borrowed(&src[from..])
+    };
+    let mut depth = resume.depth;
+    for item in Lexer::new(&text) {
+        match item {
+            Err(e) if e.open_comment => {
+                resume.depth = depth;
+                resume.stop(src, from, None, Some(from + e.span.start));
+                return false;
+            }
+            Err(_) => return true,
+            Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
+            Ok((_, Token::RParen | Token::RBrace, _)) => {
+                if depth == 0 {
+                    return true;
+                }
+                depth -= 1;
+            }
+            Ok((_, Token::End, _)) if depth == 0 => return true,
+            Ok(_) => {}
+        }
+    }
+    resume.depth = depth;
+    resume.stop(src, from, None, None);
+    false
+}
+
 /// Whether `src` holds no token: only white space and closed comments.
 pub fn is_blank(src: &str) -> bool {
     Lexer::new(src).next().is_none()

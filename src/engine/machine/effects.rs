@@ -55,34 +55,49 @@ impl Machine {
     // ----------------------------------------------------------------
     // Output and input used by built-ins
 
-    pub(crate) fn emit(&mut self, text: &str) {
+    /// Write `text` to the current output.  A `telling` file that cannot
+    /// be written is an error (its message; the caller names the goal).
+    /// Standard output's errors are the host's to handle (the command line
+    /// reports them when it ends: [`crate::stdio`]).
+    pub(crate) fn emit(&mut self, text: &str) -> Result<(), String> {
         if self.output == 0 {
             self.host.write(text);
-        } else if let Some(w) = self.outputs.get_mut(self.output as usize - 1) {
-            let _ = w.write_all(text.as_bytes());
+        } else if let Some(f) = self.outputs.get_mut(self.output as usize - 1) {
+            f.w.write_all(text.as_bytes()).map_err(|e| f.error(&e))?;
         }
+        Ok(())
     }
 
     /// The text of the next term of the current input, for `read`: up to
     /// and including the `.` that ends it ([`crate::syntax::term_end`]),
-    /// read line by line as needed; the rest of the last line read is kept
-    /// for the next `read` of the same input.  At the end of the input, the
-    /// text left (a term without its `.`), or `Ok(None)` when it holds no
-    /// token.  A file that cannot be read (not text, a device error) is an
-    /// error, not an end.
-    pub(crate) fn next_term_text(&mut self) -> std::io::Result<Option<String>> {
+    /// read a line (or a piece of a long line, [`read_piece`]) at a time as
+    /// needed; the rest of the last line read is kept for the next `read`
+    /// of the same input.  At the end of the input, the text left (a term
+    /// without its `.`), or `Ok(None)` when it holds no token.  A file that
+    /// cannot be read (not text, a device error) is an error, not an end.
+    ///
+    /// Input that never ends a term (`/dev/zero`, `yes`) meets the query's
+    /// limits between pieces: Ctrl-C, `--timeout`, and the memory limit,
+    /// which counts the text waiting for its `.`.  The errors have no goal;
+    /// `read` names itself.
+    pub(crate) fn next_term_text(&mut self) -> Result<Option<String>, RuntimeError> {
         let i = self.input as usize;
         if self.unread.len() <= i {
             self.unread.resize_with(i + 1, Unread::default);
         }
         loop {
             let u = &mut self.unread[i];
-            if let Some(end) = crate::syntax::term_end(u.rest()) {
+            if let Some(end) = u.find_end() {
                 return Ok(Some(u.take(end)));
             }
             u.compact();
-            match self.read_line()? {
-                Some(line) => self.unread[i].text.push_str(&line),
+            let waiting = u.text.len();
+            self.reading_limits(waiting)?;
+            let piece = self
+                .read_piece()
+                .map_err(|e| RuntimeError::new(format!("`read` cannot read its input: {e}")))?;
+            match piece {
+                Some(text) => self.unread[i].text.push_str(&text),
                 None => {
                     let u = &mut self.unread[i];
                     let left = u.take(u.rest().len());
@@ -92,23 +107,42 @@ impl Machine {
         }
     }
 
-    /// One line of the current input (`Ok(None)` at its end).
-    fn read_line(&mut self) -> std::io::Result<Option<String>> {
+    /// The limits of the query, checked while `read` waits for the end of
+    /// a term (as the search checks them, with the `waiting` bytes of text
+    /// counted against the memory limit).
+    fn reading_limits(&self, waiting: usize) -> Result<(), RuntimeError> {
+        if self.interrupt.swap(false, Ordering::Relaxed) {
+            return Err(RuntimeError::new("interrupted"));
+        }
+        if let Some(limit) = self.options.max_memory {
+            if self.memory_used().saturating_add(waiting) > limit {
+                return Err(memory_limit_error(limit).note(format!(
+                    "`read` holds {waiting} bytes of input without the `.` that ends a term"
+                )));
+            }
+        }
+        if self.options.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(time_limit_error());
+        }
+        Ok(())
+    }
+
+    /// A line of the current input, or a piece of a long one
+    /// (`Ok(None)` at its end).
+    fn read_piece(&mut self) -> std::io::Result<Option<String>> {
         if self.input == 0 {
-            return Ok(self.host.read_line());
+            return self.host.try_read_line();
         }
         let Some(r) = self.inputs.get_mut(self.input as usize - 1) else {
             return Ok(None);
         };
-        let mut line = String::new();
-        match r.read_line(&mut line)? {
-            0 => Ok(None),
-            _ => Ok(Some(line)),
-        }
+        read_piece(r.as_mut())
     }
 
-    pub(crate) fn push_output(&mut self, w: Box<dyn std::io::Write>) -> u32 {
-        self.outputs.push(w);
+    /// Make the file `name`, open on `w`, the current output; returns the
+    /// output it replaces.
+    pub(crate) fn push_output(&mut self, name: String, w: Box<dyn std::io::Write>) -> u32 {
+        self.outputs.push(OutFile { name, w });
         let prev = self.output;
         self.output = self.outputs.len() as u32;
         prev
@@ -127,16 +161,20 @@ impl Machine {
     /// point (there are `choices` as when it started), nothing can write to
     /// the file again and it is closed; otherwise it stays open:
     /// backtracking into the goal writes to it again (`restore_top`), and
-    /// flushes it when the goal then fails.
-    pub(super) fn end_telling(&mut self, output: u32, choices: u32) {
+    /// flushes it when the goal then fails.  A file that cannot be flushed
+    /// is an error (its message; the caller names the `telling` goal).
+    pub(super) fn end_telling(&mut self, output: u32, choices: u32) -> Result<(), String> {
         let i = self.output as usize;
-        if self.choices.len() <= choices as usize && i == self.outputs.len() {
-            // Dropping the writer flushes and closes it.
-            self.outputs.pop();
-        } else if let Some(w) = i.checked_sub(1).and_then(|i| self.outputs.get_mut(i)) {
-            let _ = w.flush();
-        }
         self.output = output;
+        let Some(f) = i.checked_sub(1).and_then(|i| self.outputs.get_mut(i)) else {
+            return Ok(());
+        };
+        f.w.flush().map_err(|e| f.error(&e))?;
+        if self.choices.len() <= choices as usize && i == self.outputs.len() {
+            // Flushed: dropping the writer only closes it.
+            self.outputs.pop();
+        }
+        Ok(())
     }
 
     /// The goal of a `seeing` succeeded: read from `input` again, closing
@@ -160,9 +198,17 @@ impl Machine {
         self.input = 0;
     }
 
-    pub(crate) fn then_restore_output(&mut self, output: u32) {
+    /// After the `telling` goal `goal` (from entry `origin`) succeeds,
+    /// write to `output` again ([`Self::end_telling`]).
+    pub(crate) fn then_restore_output(&mut self, output: u32, goal: Cell, origin: u32) {
         let choices = self.choices.len() as u32;
-        self.cont = self.push_frame(Action::RestoreOutput { output, choices }, self.cont);
+        let action = Action::RestoreOutput {
+            output,
+            choices,
+            goal,
+            origin,
+        };
+        self.cont = self.push_frame(action, self.cont);
     }
 
     pub(crate) fn then_restore_input(&mut self, input: u32) {
@@ -214,8 +260,8 @@ impl Machine {
 
     /// Flush files opened by `telling` (at the end of a query).
     pub fn flush_outputs(&mut self) {
-        for w in self.outputs.iter_mut() {
-            let _ = w.flush();
+        for f in self.outputs.iter_mut() {
+            let _ = f.w.flush();
         }
     }
 
@@ -228,12 +274,40 @@ impl Machine {
 /// Backtracking is leaving the `telling` scopes of the outputs numbered
 /// above `output` (their goals failed, or the choice restored is older
 /// than them): flush their files, as [`Machine::end_telling`] does when a
-/// goal succeeds.  A file already flushed has nothing to write.
+/// goal succeeds.  A file already flushed has nothing to write.  The first
+/// file that cannot be flushed leaves its error in `error` (the machine's
+/// `output_error`), unless one is already there.
 #[cold]
 #[inline(never)]
-pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], output: u32) {
-    for w in outputs.iter_mut().skip(output as usize) {
-        let _ = w.flush();
+pub(super) fn flush_telling_files(
+    outputs: &mut [OutFile],
+    output: u32,
+    error: &mut Option<RuntimeError>,
+) {
+    for f in outputs.iter_mut().skip(output as usize) {
+        if let Err(e) = f.w.flush() {
+            if error.is_none() {
+                *error = Some(
+                    RuntimeError::new(f.error(&e))
+                        .note("the output of a `telling` goal that failed could not be written"),
+                );
+            }
+        }
+    }
+}
+
+/// A file `telling` opened, as the current output or an enclosing one.
+pub(crate) struct OutFile {
+    /// The name it was opened with (for messages).
+    name: String,
+    /// The open file, buffered.
+    w: Box<dyn std::io::Write>,
+}
+
+impl OutFile {
+    /// The message for an error writing to this file.
+    fn error(&self, e: &std::io::Error) -> String {
+        format!("cannot write to `{}`: {e}", self.name)
     }
 }
 
@@ -241,14 +315,24 @@ pub(super) fn flush_telling_files(outputs: &mut [Box<dyn std::io::Write>], outpu
 /// consumed: `text[pos..]`.  Invariant: `pos <= text.len()` and falls on a
 /// character boundary.  Consuming a term moves `pos` (no copy of the rest,
 /// so reading a long line of terms costs its length once); the consumed
-/// prefix is dropped before another line is appended.
+/// prefix is dropped before another line is appended.  `resume` says how
+/// far `text[pos..]` was searched for the end of a term, so that a term
+/// spread over many lines costs each line once.
 #[derive(Debug, Default)]
 pub(super) struct Unread {
     text: String,
     pos: usize,
+    /// Offsets relative to `pos`; reset when `pos` moves.
+    resume: crate::syntax::Resume,
 }
 
 impl Unread {
+    /// The length of the next term in what is left, up to its `.`, if
+    /// the text read so far ends it.
+    fn find_end(&mut self) -> Option<usize> {
+        crate::syntax::term_end_resuming(&self.text[self.pos..], &mut self.resume)
+    }
+
     /// What is left.
     fn rest(&self) -> &str {
         &self.text[self.pos..]
@@ -258,6 +342,7 @@ impl Unread {
     fn take(&mut self, len: usize) -> String {
         let taken = self.text[self.pos..self.pos + len].to_string();
         self.pos += len;
+        self.resume = crate::syntax::Resume::default();
         taken
     }
 
@@ -266,4 +351,53 @@ impl Unread {
         self.text.drain(..self.pos);
         self.pos = 0;
     }
+}
+
+/// How much of a line [`read_piece`] takes at a time.
+const PIECE: usize = 64 * 1024;
+
+/// The next line of `r` (with its line break), or the next 64 KB of a
+/// longer one (cut after a whole character), so that input with no line
+/// break (`/dev/zero`) arrives in pieces and the reader can check its
+/// limits between them; `Ok(None)` at the end.  Text that is not UTF-8 is
+/// an error, as `read_line` makes it.
+pub(crate) fn read_piece(r: &mut dyn std::io::BufRead) -> std::io::Result<Option<String>> {
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        // Past the limit, a byte at a time to finish a character.
+        let room = PIECE.saturating_sub(bytes.len()).max(1);
+        let (n, line_end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) if i < room => (i + 1, true),
+            _ => (buf.len().min(room), false),
+        };
+        bytes.extend_from_slice(&buf[..n]);
+        r.consume(n);
+        if line_end {
+            break;
+        }
+        if bytes.len() >= PIECE {
+            match std::str::from_utf8(&bytes) {
+                // A character cut short: read on to its end.
+                Err(e) if e.error_len().is_none() && bytes.len() < PIECE + 4 => {}
+                _ => break,
+            }
+        }
+    }
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }

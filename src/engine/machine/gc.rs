@@ -389,10 +389,10 @@ impl Machine {
                 Action::WithMid { g2, .. } => v.cell(g2),
                 Action::GuardCommit { then, .. } => v.cell(then),
                 Action::TimingEnd { var, .. } => v.cell(var),
+                Action::RestoreOutput { goal, .. } => v.cell(goal),
                 Action::ExitScope { .. }
                 | Action::WithEnd { .. }
                 | Action::BangEnd { .. }
-                | Action::RestoreOutput { .. }
                 | Action::RestoreInput { .. }
                 | Action::QueryEnd { .. }
                 | Action::SubEnd

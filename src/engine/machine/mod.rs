@@ -224,9 +224,13 @@ enum Action {
     /// The end of `telling F G` (`seeing F G`): `output` (`input`) is the
     /// enclosing stream, `choices` the number of choice points when G
     /// started (if G left none, its file can be closed).
+    /// `goal` (from clause entry `origin`) is the `telling` goal, named by
+    /// the error if its file cannot be written.
     RestoreOutput {
         output: u32,
         choices: u32,
+        goal: Cell,
+        origin: u32,
     },
     RestoreInput {
         input: u32,
@@ -318,6 +322,13 @@ pub trait Host {
     fn write(&mut self, text: &str);
     /// Read one line from the standard input (`None` at end of input).
     fn read_line(&mut self) -> Option<String>;
+    /// Read one line, or a piece of a long one, from the standard input
+    /// (`Ok(None)` at end of input), or the error that kept it from being
+    /// read (text that is not UTF-8): `read` reports it.  By default, what
+    /// `read_line` gives, which cannot fail.
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
+        Ok(self.read_line())
+    }
     /// Called every few thousand steps of a search: a host that holds
     /// output back may send it on.
     fn tick(&mut self) {}
@@ -356,6 +367,9 @@ impl Host for StdHost {
         let _ = out.flush();
     }
     fn read_line(&mut self) -> Option<String> {
+        read_stdin_line().ok().flatten()
+    }
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         read_stdin_line()
     }
 }
@@ -372,6 +386,9 @@ impl Host for BufferedStdHost {
         let _ = crate::stdio::Stdout.write_all(text.as_bytes());
     }
     fn read_line(&mut self) -> Option<String> {
+        self.try_read_line().ok().flatten()
+    }
+    fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         // A prompt the program wrote must be seen before it waits.
         let _ = crate::stdio::flush();
         read_stdin_line()
@@ -384,13 +401,10 @@ impl Host for BufferedStdHost {
     }
 }
 
-/// One line of the process's standard input (`None` at its end).
-fn read_stdin_line() -> Option<String> {
-    let mut line = String::new();
-    match std::io::stdin().read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(line),
-    }
+/// One line, or a piece of a long one ([`effects::read_piece`]), of the
+/// process's standard input (`Ok(None)` at its end).
+fn read_stdin_line() -> std::io::Result<Option<String>> {
+    effects::read_piece(&mut std::io::stdin().lock())
 }
 
 /// Options that change how the machine runs.
@@ -453,8 +467,12 @@ pub struct Machine {
     aux: Vec<u32>,
     slots: Vec<Option<Cell>>,
     scratch: Vec<Cell>,
-    outputs: Vec<Box<dyn std::io::Write>>,
+    outputs: Vec<effects::OutFile>,
     output: u32,
+    /// A `telling` file that could not be flushed while backtracking left
+    /// its goal (no goal to name is at hand there): the error the query
+    /// stops with at its next check (`check_limits`, or when it returns).
+    output_error: Option<RuntimeError>,
     inputs: Vec<Box<dyn std::io::BufRead>>,
     input: u32,
     /// Per input (0 the host's, i the `inputs[i - 1]`), the text read from
@@ -555,6 +573,7 @@ impl Machine {
             slots: Vec::new(),
             scratch: Vec::new(),
             outputs: Vec::new(),
+            output_error: None,
             output: 0,
             inputs: Vec::new(),
             input: 0,
@@ -721,6 +740,9 @@ impl Machine {
         }
         self.query_names.pop();
         self.update_hb();
+        // Abandoning the query flushed its files again; nothing is left to
+        // report them to.
+        self.output_error = None;
         if self.choices.is_empty() {
             // The outermost query is over: what it added to the index is
             // referred to by nothing, nor are the files it opened.
@@ -734,10 +756,15 @@ impl Machine {
 
     /// Run until the next answer or the end of the innermost query.
     pub fn run(&mut self) -> Result<Event, RuntimeError> {
-        let r = self.run_inner();
+        let mut r = self.run_inner();
+        if let (Ok(_), Some(e)) = (&r, self.output_error.take()) {
+            r = Err(e);
+        }
         if r.is_err() {
             // Leave the state as it was at the start of the query.
             self.unwind_to_barrier();
+            // Unwinding flushes files again: their errors are this one's.
+            self.output_error = None;
         }
         r
     }
@@ -850,10 +877,15 @@ impl Machine {
                     self.push_solve(then, node, origin);
                     Ok(true)
                 }
-                Action::RestoreOutput { output, choices } => {
-                    self.end_telling(output, choices);
-                    Ok(true)
-                }
+                Action::RestoreOutput {
+                    output,
+                    choices,
+                    goal,
+                    origin,
+                } => match self.end_telling(output, choices) {
+                    Ok(()) => Ok(true),
+                    Err(m) => Err(self.error_at(m, goal, origin)),
+                },
                 Action::RestoreInput { input, choices } => {
                     self.end_seeing(input, choices);
                     Ok(true)
@@ -900,23 +932,21 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
+        if let Some(e) = self.output_error.take() {
+            return Err(e);
+        }
         self.maybe_collect();
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
         }
         if let Some(limit) = self.options.max_memory {
             if self.memory_used() > limit {
-                return Err(RuntimeError::new(format!(
-                    "memory limit exceeded: the search uses more than {} MB",
-                    limit / (1024 * 1024)
-                ))
-                .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it"));
+                return Err(memory_limit_error(limit));
             }
         }
         if let Some(d) = self.options.deadline {
             if Instant::now() >= d {
-                return Err(RuntimeError::new("time limit exceeded")
-                    .note("the query was stopped by --timeout"));
+                return Err(time_limit_error());
             }
         }
         Ok(())
@@ -1017,6 +1047,7 @@ impl Machine {
             slack,
             output,
             outputs,
+            output_error,
             input,
             memo_calls,
             gc_old,
@@ -1046,7 +1077,7 @@ impl Machine {
         *cont = ch.cont;
         *slack = ch.slack;
         if ch.output < *output {
-            effects::flush_telling_files(outputs, ch.output);
+            effects::flush_telling_files(outputs, ch.output, output_error);
         }
         *output = ch.output;
         *input = ch.input;
@@ -1168,4 +1199,20 @@ impl Machine {
         });
         self.proof.nodes.len() as u32 - 1
     }
+}
+
+/// The error of a query stopped by the memory limit of `limit` bytes.
+#[cold]
+pub(crate) fn memory_limit_error(limit: usize) -> RuntimeError {
+    RuntimeError::new(format!(
+        "memory limit exceeded: the search uses more than {} MB",
+        limit / (1024 * 1024)
+    ))
+    .note("the query was stopped by the memory limit: `--max-memory MB` sets it, 0 lifts it")
+}
+
+/// The error of a query stopped by `--timeout`.
+#[cold]
+pub(crate) fn time_limit_error() -> RuntimeError {
+    RuntimeError::new("time limit exceeded").note("the query was stopped by --timeout")
 }
