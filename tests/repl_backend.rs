@@ -402,7 +402,7 @@ fn load_and_reload_keep_the_nesting() {
 fn a_failed_reload_closes_the_nested_levels_for_good() {
     let dir = TempDir::new("reload-fails");
     let f = dir.file("prog.lolli", "p a.\n");
-    let (mut b, _) = backend(&[f.clone()], Answers::Ask);
+    let (mut b, _) = backend(std::slice::from_ref(&f), Answers::Ask);
     // A nested level whose context holds a linear resource.
     assert_eq!(
         b.input("token -o top."),
