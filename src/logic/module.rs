@@ -84,6 +84,7 @@ pub fn compile_module(
     let mut locals: Vec<String> = Vec::new();
     let mut memo = Vec::new();
     let mut declared = false;
+    let mut clause_seen = false;
     for item in items.iter() {
         match item {
             Item::Module {
@@ -92,6 +93,25 @@ pub fn compile_module(
                 params: ps,
                 ..
             } => {
+                if clause_seen && !declared {
+                    errors.push(ModuleError {
+                        span: name_span.clone(),
+                        message: "the `MODULE` declaration must come before the file's clauses: \
+                                  move it to the top of the file"
+                            .to_string(),
+                    });
+                }
+                for (k, (p, span)) in ps.iter().enumerate() {
+                    if ps[..k].iter().any(|(q, _)| q == p) {
+                        errors.push(ModuleError {
+                            span: span.clone(),
+                            message: format!(
+                                "the module parameter `{p}` is named twice: each parameter \
+                                 needs a name of its own"
+                            ),
+                        });
+                    }
+                }
                 if declared {
                     errors.push(ModuleError {
                         span: name_span.clone(),
@@ -125,7 +145,7 @@ pub fn compile_module(
                 }
             }
             Item::Memo(names, _) => memo.extend(names.iter().map(|(n, _)| n.clone())),
-            _ => {}
+            Item::Clause(_) | Item::Linear(..) => clause_seen = true,
         }
     }
     // Each loading of the module gets fresh symbols for its LOCAL names; the
