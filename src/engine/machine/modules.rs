@@ -34,12 +34,30 @@ impl Machine {
         if let Some((_, l)) = self.modules.iter().find(|(p, _)| *p == key) {
             return Ok((l.clone(), None));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let bytes = std::fs::read(path).map_err(|e| {
             vec![Error::load(format!(
                 "cannot read `{}`: {e}",
                 path.display()
             ))]
         })?;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // Shown with the bad bytes replaced; the text before them is
+                // unchanged, so the span points at the first one.
+                let at = e.utf8_error().valid_up_to();
+                let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let file = self.sources.add(path.display().to_string(), shown);
+                return Err(vec![Error::Load {
+                    file: Some(file),
+                    span: at..at + '\u{fffd}'.len_utf8(),
+                    message: format!("`{}` is not UTF-8 text", path.display()),
+                    notes: vec!["program files are read as UTF-8: convert this one \
+                                 (its first bad byte is marked)"
+                        .into()],
+                }]);
+            }
+        };
         let file = self.sources.add(path.display().to_string(), text.clone());
         let (loaded, items) = self.compile_parsed(&text, file, &module_name_of(path), expected)?;
         self.modules.push((key, loaded.clone()));
