@@ -9,8 +9,8 @@
 //! runtime error, a limit reached, a warning under `-W error`, standard
 //! output that cannot be written for a reason other than a closed pipe),
 //! with the message on stderr.  When the reader of standard output goes
-//! away, the run stops quietly with the status it had so far.  Warnings about the loaded files go to stderr after
-//! loading, before any goal runs.
+//! away, the run stops quietly with the status it had so far.  Warnings
+//! about the loaded files go to stderr after loading, before any goal runs.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
