@@ -315,6 +315,11 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         let before = backend.session_mut().machine.inferences;
         let started = std::time::Instant::now();
         let reply = backend.run_goal(g);
+        if stdio::failure().is_some() {
+            // Nothing more can be shown; `run` reports a cause other than
+            // a closed pipe.
+            return status;
+        }
         let verdict = piped::print(&reply, &mut Stdout, &mut std::io::stderr(), true);
         let _ = stdio::flush();
         if args.stats {
@@ -398,11 +403,33 @@ fn top_level(backend: &mut Backend, terminal: bool, stop_below: usize) -> i32 {
             backend,
             &mut next_line,
             &mut Stdout,
-            &mut std::io::stderr(),
+            &mut QuietAfterOutputFails(std::io::stderr()),
             stop_below,
         );
         backend.stream_answers(outer);
+        // Once standard output has failed, the goal that met it was
+        // stopped: `run` reports a cause other than a closed pipe.
+        if stdio::failure().is_some() {
+            return 0;
+        }
         code
+    }
+}
+
+/// Standard error for the piped top level's messages, silent once standard
+/// output has failed: the error of the goal stopped by that failure says
+/// nothing the reader of the output can use (LANGUAGE.md, section 8).
+struct QuietAfterOutputFails<W>(W);
+
+impl<W: std::io::Write> std::io::Write for QuietAfterOutputFails<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if stdio::failure().is_some() {
+            return Ok(buf.len());
+        }
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 

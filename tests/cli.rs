@@ -433,7 +433,8 @@ fn first_lines_then_close(args: &[&str], stdin: &str, n: usize) -> Vec<String> {
     write_file(
         &dir.join("nat.lolli"),
         "nat z.\nnat (s N) :- nat N.\n\
-         slow X :- nat X, count (between 1 2000000 _) _.\n",
+         slow X :- nat X, count (between 1 2000000 _) _.\n\
+         loop :- write x, nl, loop.\n",
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
         .current_dir(&dir)
@@ -515,6 +516,17 @@ fn a_closed_pipe_stops_a_search_whose_answers_come_slowly() {
         first_lines_then_close(&["nat.lolli", "--all"], "slow X.\n", 1),
         ["X = z"]
     );
+}
+
+#[test]
+fn a_closed_pipe_stops_a_goal_that_only_prints() {
+    // `loop` never answers: only the search's own check of the output
+    // can stop it (it printed into the failed buffer for ever).
+    assert_eq!(
+        first_lines_then_close(&["nat.lolli", "-e", "loop"], "", 1),
+        ["x"]
+    );
+    assert_eq!(first_lines_then_close(&["nat.lolli"], "loop.\n", 1), ["x"]);
 }
 
 #[test]

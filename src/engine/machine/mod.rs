@@ -332,6 +332,12 @@ pub trait Host {
     /// Called every few thousand steps of a search: a host that holds
     /// output back may send it on.
     fn tick(&mut self) {}
+    /// Whether the output this host writes to can no longer be written (a
+    /// reader that went away, a full disk): checked with `tick`, it stops
+    /// the search, which would otherwise print into nothing for ever.
+    fn output_failed(&mut self) -> bool {
+        false
+    }
     /// Send on any output held back (before another process writes to
     /// the same standard output).
     fn flush(&mut self) {}
@@ -395,6 +401,9 @@ impl Host for BufferedStdHost {
     }
     fn tick(&mut self) {
         crate::stdio::flush_if_stale();
+    }
+    fn output_failed(&mut self) -> bool {
+        crate::stdio::failure().is_some()
     }
     fn flush(&mut self) {
         let _ = crate::stdio::flush();
@@ -932,6 +941,9 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
+        if self.host.output_failed() {
+            return Err(output_failed_error());
+        }
         if let Some(e) = self.output_error.take() {
             return Err(e);
         }
@@ -1215,4 +1227,12 @@ pub(crate) fn memory_limit_error(limit: usize) -> RuntimeError {
 #[cold]
 pub(crate) fn time_limit_error() -> RuntimeError {
     RuntimeError::new("time limit exceeded").note("the query was stopped by --timeout")
+}
+
+/// The error of a query stopped because standard output can no longer be
+/// written (the command line reports the cause itself, or nothing for a
+/// closed pipe).
+#[cold]
+fn output_failed_error() -> RuntimeError {
+    RuntimeError::new("standard output cannot be written: the query was stopped")
 }
