@@ -166,23 +166,42 @@ pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
 /// error that more input cannot fix (a lexical error, or a `)` / `}` that
 /// closes nothing).  False for input that is only blank or comments.
 pub fn is_complete(src: &str) -> bool {
-    let mut depth: usize = 0;
-    for item in Lexer::new(&without_prompt(src)) {
+    matches!(
+        bracket_scan(&without_prompt(src), &mut 0),
+        Completion::Complete
+    )
+}
+
+/// How [`bracket_scan`] ended.
+enum Completion {
+    /// A clause-ending `.` outside brackets, or an error more input
+    /// cannot fix.
+    Complete,
+    /// A `/*` comment still open at this offset.
+    OpenComment(usize),
+    /// The text ran out first.
+    Open,
+}
+
+/// Lex `text` with `depth` brackets open before it, until it is complete
+/// (as [`is_complete`] says) or runs out; `depth` is left as at the end.
+fn bracket_scan(text: &str, depth: &mut usize) -> Completion {
+    for item in Lexer::new(text) {
         match item {
-            // An unclosed `/*` comment continues on the next line.
-            Err(e) => return !e.open_comment,
-            Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
+            Err(e) if e.open_comment => return Completion::OpenComment(e.span.start),
+            Err(_) => return Completion::Complete,
+            Ok((_, Token::LParen | Token::LBrace, _)) => *depth += 1,
             Ok((_, Token::RParen | Token::RBrace, _)) => {
-                if depth == 0 {
-                    return true;
+                if *depth == 0 {
+                    return Completion::Complete;
                 }
-                depth -= 1;
+                *depth -= 1;
             }
-            Ok((_, Token::End, _)) if depth == 0 => return true,
+            Ok((_, Token::End, _)) if *depth == 0 => return Completion::Complete,
             Ok(_) => {}
         }
     }
-    false
+    Completion::Open
 }
 
 /// For `read`: the byte offset just after the `.` that ends the first term
@@ -192,14 +211,7 @@ pub fn is_complete(src: &str) -> bool {
 /// may complete it; an unclosed `/*` comment waits for more too).  The
 /// text after the offset is where the next term starts.
 pub fn term_end(src: &str) -> Option<usize> {
-    for item in Lexer::new(src) {
-        match item {
-            Ok((_, Token::End, end)) => return Some(end),
-            Err(e) if e.open_comment => return None,
-            _ => {}
-        }
-    }
-    None
+    term_end_resuming(src, &mut Resume::default())
 }
 
 /// Where lexing resumes in a text that grows at its end (a line, or a
@@ -298,27 +310,13 @@ pub fn is_complete_resuming(src: &str, resume: &mut Resume) -> bool {
         std::borrow::Cow::Borrowed(&src[from..])
     };
     let mut depth = resume.depth;
-    for item in Lexer::new(&text) {
-        match item {
-            Err(e) if e.open_comment => {
-                resume.depth = depth;
-                resume.stop(src, from, None, Some(from + e.span.start));
-                return false;
-            }
-            Err(_) => return true,
-            Ok((_, Token::LParen | Token::LBrace, _)) => depth += 1,
-            Ok((_, Token::RParen | Token::RBrace, _)) => {
-                if depth == 0 {
-                    return true;
-                }
-                depth -= 1;
-            }
-            Ok((_, Token::End, _)) if depth == 0 => return true,
-            Ok(_) => {}
-        }
-    }
+    let open = match bracket_scan(&text, &mut depth) {
+        Completion::Complete => return true,
+        Completion::OpenComment(at) => Some(from + at),
+        Completion::Open => None,
+    };
     resume.depth = depth;
-    resume.stop(src, from, None, None);
+    resume.stop(src, from, None, open);
     false
 }
 

@@ -194,27 +194,19 @@ impl Heap {
     /// denotes followed by `a1 .. an`.  `None` when `c` is no application
     /// or its head is unbound (or not a name or compound).
     pub fn apply_parts(&self, c: Cell) -> Option<(SymId, Vec<Cell>)> {
-        let Cell::Struct(a) = self.deref(c) else {
-            return None;
-        };
-        let Cell::Functor(f, n) = self.get(a) else {
-            return None;
-        };
-        if f != super::sym::APPLY || n == 0 {
-            return None;
-        }
-        let head = self.deref(self.arg(a, 0));
-        let (name, mut args) = match head {
-            Cell::Atom(s) => (s, Vec::new()),
+        let (head, args) = self.apply_chain(c)?;
+        match head {
+            Cell::Atom(s) => Some((s, args)),
             Cell::Struct(h) => match self.get(h) {
-                Cell::Functor(s, _) if s == super::sym::APPLY => self.apply_parts(head)?,
-                Cell::Functor(s, k) => (s, (0..k).map(|i| self.arg(h, i)).collect()),
-                _ => return None,
+                Cell::Functor(s, k) => {
+                    let mut all: Vec<Cell> = (0..k).map(|i| self.arg(h, i)).collect();
+                    all.extend(args);
+                    Some((s, all))
+                }
+                _ => None,
             },
-            _ => return None,
-        };
-        args.extend((1..n).map(|i| self.arg(a, i)));
-        Some((name, args))
+            _ => None,
+        }
     }
 
     /// The parts of an *open* variable application: for `$apply(F, a1, ..,
@@ -224,6 +216,15 @@ impl Heap {
     /// any other term (an application whose head is bound denotes a term of
     /// its own: see [`Heap::apply_parts`]).
     pub fn open_apply(&self, c: Cell) -> Option<(Cell, Vec<Cell>)> {
+        self.apply_chain(c)
+            .filter(|(head, _)| matches!(head, Cell::Ref(_)))
+    }
+
+    /// A variable application with the applications nested in its head
+    /// position unfolded: for `$apply(H, a1, .., an)`, the first head (all
+    /// dereferenced) that is not itself an application, and the arguments
+    /// of every level, innermost first.  `None` when `c` is no application.
+    fn apply_chain(&self, c: Cell) -> Option<(Cell, Vec<Cell>)> {
         let Cell::Struct(a) = self.deref(c) else {
             return None;
         };
@@ -234,13 +235,9 @@ impl Heap {
             return None;
         }
         let head = self.deref(self.arg(a, 0));
-        let (var, mut args) = match head {
-            Cell::Ref(_) => (head, Vec::new()),
-            Cell::Struct(_) => self.open_apply(head)?,
-            _ => return None,
-        };
+        let (head, mut args) = self.apply_chain(head).unwrap_or_else(|| (head, Vec::new()));
         args.extend((1..n).map(|i| self.arg(a, i)));
-        Some((var, args))
+        Some((head, args))
     }
 
     /// Argument `i` (0-based) of the compound term at `a` (its functor cell).
