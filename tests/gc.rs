@@ -141,3 +141,62 @@ fn collecting_every_few_steps_changes_no_answer() {
         run.stderr
     );
 }
+
+/// A query whose proof log outgrows `Options::proof_limit` stops recording
+/// it; the log made so far stays (frames and choice points name its
+/// steps) and the collector, which does not run while a proof is recorded,
+/// runs from then on with that log among its roots.  The answer is intact,
+/// and the log is reported incomplete, so no proof is built from it.  (The
+/// suite's run under `LOLLI_GC_STRESS` collects every 64 steps here.)
+#[test]
+fn a_log_no_longer_recorded_is_kept_by_the_collector() {
+    let options = lolli::engine::Options {
+        proofs: true,
+        proof_limit: Some(2000),
+        ..lolli::engine::Options::default()
+    };
+    let mut s =
+        lolli::Session::with_options(options, Box::new(lolli::engine::BufferHost::default()));
+    s.load_str(
+        "build",
+        "build 0 L L.\n\
+         build N A L :- N > 0, M is N - 1, K is N * 2, build M (K :: A) L.\n\
+         sum nil S S.\n\
+         sum (X :: T) A S :- B is A + X, sum T B S.\n\
+         mark X.\n\
+         check F G N S :- forall x \\ exists Y \\ (Y = w x, mark Y, build 200000 nil L, \
+             L = (F :: G :: _), length L N, sum L 0 S, mark Y).\n",
+    )
+    .expect("loads");
+    let mut q = s.query("check F G N S").expect("parses");
+    let answer = q.next_answer().expect("runs").expect("an answer");
+    assert_eq!(
+        answer.to_string(),
+        "F = 2, G = 4, N = 200000, S = 40000200000"
+    );
+    // Every step of the log still names a well-formed term: its goals were
+    // moved with the cells they point to.
+    let m = q.machine();
+    assert!(!m.proof.nodes.is_empty());
+    let heap = &m.store.heap;
+    let mut stack: Vec<lolli::term::Cell> = m.proof.nodes.iter().map(|n| n.goal).collect();
+    stack.extend(&m.proof.slots);
+    stack.extend(&m.proof.witnesses);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(c) = stack.pop() {
+        match m.store.deref(c) {
+            lolli::term::Cell::Struct(a) if !seen.insert(a.0) => {}
+            lolli::term::Cell::Struct(a) => match heap.cells.get(a.0 as usize) {
+                Some(&lolli::term::Cell::Functor(_, n)) => {
+                    stack.extend((0..n).map(|i| heap.arg(a, i)));
+                }
+                other => panic!("a step of the log points at {other:?}"),
+            },
+            lolli::term::Cell::Ref(a) => assert!((a.0 as usize) < heap.cells.len()),
+            _ => {}
+        }
+    }
+    drop(q);
+    assert!(!s.machine.proof_complete());
+    assert!(s.machine.gc_stats().runs > 0, "the collector did not run");
+}

@@ -786,6 +786,58 @@ fn a_proof_too_large_to_keep_is_not_kept_and_the_session_goes_on() {
 }
 
 #[test]
+fn a_long_search_stops_recording_its_proof_and_runs_in_bounded_memory() {
+    // A deterministic loop of 2,000,000 iterations makes several proof
+    // steps each: far more than any proof the top level keeps.  Recording
+    // stops past `KEPT_PROOF_CELLS` steps and the garbage collector, which
+    // cannot run while a proof is recorded, takes over: the loop fits in
+    // 150 MB (recording to the end took over 600 MB).
+    let dir = TempDir::new("proof-limit");
+    let f = dir.file(
+        "loop.lolli",
+        "loop I N :- I < N -> (J is I + 1, loop J N) | true.\n",
+    );
+    let written = Rc::new(RefCell::new(String::new()));
+    let factory: SessionFactory = Box::new(move || {
+        let options = Options {
+            max_memory: Some(150 * 1024 * 1024),
+            ..Options::default()
+        };
+        Session::with_options(options, Box::new(SharedHost(written.clone())))
+    });
+    let mut b = Backend::new(factory, std::slice::from_ref(&f), Answers::Take(1)).expect("loads");
+    b.record_proofs();
+    assert_eq!(
+        b.input("loop 0 2000000."),
+        reply(vec![answer("yes")], Next::Goal)
+    );
+    assert_eq!(
+        b.input(":proof").outputs,
+        vec![Output::Text(format!(
+            "the proof of the last answer was not kept: its search went past {} steps, more \
+             than the top level keeps (`lolli FILE --proof -e GOAL` prints it)\n",
+            lolli::repl::backend::KEPT_PROOF_CELLS
+        ))]
+    );
+    // The next goal is recorded again, and its proof kept.
+    assert_eq!(b.input("loop 0 1."), reply(vec![answer("yes")], Next::Goal));
+    assert_eq!(
+        b.input(":proof").outputs,
+        vec![Output::Text(format!(
+            "atom loop 0 1   clause: {f}:1\n  \
+             guard 0 < 1 -> (1 is 0 + 1, loop 1 1) | true\n    \
+             builtin 0 < 1\n    \
+             tensor 1 is 0 + 1, loop 1 1\n      \
+             builtin 1 is 0 + 1\n      \
+             atom loop 1 1   clause: {f}:1\n        \
+             guard 1 < 1 -> (_1 is 1 + 1, loop _1 1) | true\n          \
+             one\n",
+            f = f.display()
+        ))]
+    );
+}
+
+#[test]
 fn reload_keeps_memo_tracing_and_proof_recording() {
     let dir = TempDir::new("reload-settings");
     let f = dir.file("two.lolli", "p a.\np b.\n");

@@ -150,9 +150,8 @@ pub struct Backend {
     proof_view: crate::proof::view::ProofView,
     /// The proof of the last answer (when proofs are recorded), for `:proof`.
     last_proof: Option<crate::proof::Proof>,
-    /// When the last answer's proof was too large to keep: its size and the
-    /// bound it passed.
-    proof_not_kept: Option<(crate::proof::ProofSize, usize)>,
+    /// Why the last answer's proof was not kept, if it was not.
+    proof_not_kept: Option<NotKept>,
     /// Trace lines collected while `:trace on`.
     trace: Option<Rc<RefCell<Vec<String>>>>,
     /// Whether proofs are recorded (for `:proof`, or shown with answers).
@@ -189,6 +188,16 @@ fn step_count(n: usize) -> String {
 /// shows the rest of the list at every step), and the top level records
 /// every answer's proof whether or not it is asked for.
 pub const KEPT_PROOF_CELLS: usize = 500_000;
+
+/// Why the top level did not keep an answer's proof.
+#[derive(Copy, Clone, Debug)]
+enum NotKept {
+    /// The proof was too large: its size and the bound it passed.
+    Large(crate::proof::ProofSize, usize),
+    /// The search stopped recording it past this many steps (see
+    /// [`crate::engine::Options::proof_limit`]).
+    Stopped(usize),
+}
 
 /// Collects trace events as lines.
 struct LineTracer(Rc<RefCell<Vec<String>>>);
@@ -418,6 +427,11 @@ impl Backend {
         self.last_proof = None;
         self.proof_not_kept = None;
         let m = &mut self.session.machine;
+        // Recording starts afresh for each goal (the last one may have
+        // stopped it), and when proofs are only kept, it stops where no
+        // proof could be kept any more: each step is a cell or more.
+        m.options.proofs |= self.proofs;
+        m.options.proof_limit = (!self.proof_view.active()).then_some(KEPT_PROOF_CELLS);
         // A timeout too long to add to the clock is no deadline at all.
         m.options.deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
         m.start_query(cell, vars.clone());
@@ -506,7 +520,10 @@ impl Backend {
                     p.found += 1;
                     let (mut text, pairs) = answer(&self.session.machine, &p.vars);
                     let bindings = !pairs.is_empty();
-                    if self.session.machine.options.proofs {
+                    if self.proofs && !self.session.machine.proof_complete() {
+                        self.proof_not_kept = Some(NotKept::Stopped(KEPT_PROOF_CELLS));
+                        self.last_proof = None;
+                    } else if self.session.machine.options.proofs {
                         let m = &mut self.session.machine;
                         // Room for the proof: what the memory limit leaves,
                         // and no more than `KEPT_PROOF_CELLS` when it is only kept.
@@ -539,7 +556,7 @@ impl Backend {
                                 return;
                             }
                             Err(size) => {
-                                self.proof_not_kept = Some((size, bound));
+                                self.proof_not_kept = Some(NotKept::Large(size, bound));
                                 None
                             }
                         };
@@ -764,11 +781,16 @@ impl Backend {
     /// Why `:proof` and `:moves` have no proof to show.
     fn no_proof(&self) -> String {
         match self.proof_not_kept {
-            Some((size, bound)) => format!(
+            Some(NotKept::Large(size, bound)) => format!(
                 "the proof of the last answer was not kept: it has {} and more than {bound} \
                  term cells, more than the top level keeps (`lolli FILE --proof -e GOAL` \
                  prints it)\n",
                 step_count(size.steps)
+            ),
+            Some(NotKept::Stopped(limit)) => format!(
+                "the proof of the last answer was not kept: its search went past {limit} \
+                 steps, more than the top level keeps (`lolli FILE --proof -e GOAL` \
+                 prints it)\n"
             ),
             None if self.stats.queries > 0 => {
                 "no proof to show: the last goal had no answer (proofs are kept for the last answer)\n"

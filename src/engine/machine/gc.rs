@@ -28,7 +28,9 @@
 //!   query's owner, `findall`'s sub-search) hold only cells made before the
 //!   choice point that the run pushed.
 //! - It does not run while proofs are recorded (the proof log refers to
-//!   every goal; nothing would be garbage) or while memoization is on.
+//!   every goal; nothing would be garbage) or while memoization is on.  A
+//!   log that is no longer being recorded (see `Options::proof_limit`) is
+//!   a root like the others.
 //!
 //! The roots are enumerated once, by [`Machine::visit_roots`], for both the
 //! marking and the relocation, so the two cannot disagree (the map of
@@ -238,11 +240,16 @@ impl Machine {
     /// Collect the heap if it has grown enough since the last collection
     /// and nothing rules collection out now (see the module doc).
     pub(super) fn maybe_collect(&mut self) {
-        if self.store.heap.len() < self.gc_next
-            || self.options.proofs
-            || !self.proof.nodes.is_empty()
-            || self.ctx.memo.on
-        {
+        if self.store.heap.len() < self.gc_next || self.options.proofs || self.ctx.memo.on {
+            return;
+        }
+        // Only the cells above the newest choice point can go.  When a
+        // choice point was pushed just now (a guard's, say, taken away
+        // again a few steps later), that segment is small: collecting then
+        // would reclaim next to nothing and put the next collection off, so
+        // wait for a later check instead (under LOLLI_GC_STRESS, collect
+        // all the same: the point there is to collect often).
+        if !self.gc_stress && self.store.heap.len() - (self.store.hb as usize) < GC_MIN_CELLS / 2 {
             return;
         }
         let before = self.store.heap.len();
@@ -447,6 +454,14 @@ impl Machine {
         }
         for call in &mut self.memo_calls {
             v.cell(&mut call.goal);
+        }
+        // A proof log no longer being recorded (stopped by the proof limit,
+        // or an enclosing query's): its goals, clause instances and witnesses.
+        for n in &mut self.proof.nodes {
+            v.cell(&mut n.goal);
+        }
+        for c in self.proof.slots.iter_mut().chain(&mut self.proof.witnesses) {
+            v.cell(c);
         }
         // Pointers from below the segment: the old cells a minor collection
         // keeps, and bindings since the newest choice point below them.

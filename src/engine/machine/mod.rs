@@ -431,6 +431,12 @@ pub struct Options {
     pub deadline: Option<Instant>,
     /// Stop a query whose stacks grow beyond this many bytes.
     pub max_memory: Option<usize>,
+    /// Stop recording a query's proof once its log holds more than this
+    /// many steps (for a host that keeps proofs only up to a size: every
+    /// step adds at least one term cell to the proof built from the log).
+    /// The search goes on without recording, and with its garbage
+    /// collected; [`Machine::proof_complete`] says whether it happened.
+    pub proof_limit: Option<usize>,
 }
 
 /// A loaded module: the compiled module and the ids of its templates.
@@ -492,6 +498,13 @@ pub struct Machine {
     /// The named variables of each query being run, innermost last (error
     /// messages and traces show a query's variables by their names).
     query_names: Vec<Vec<(String, Cell)>>,
+    /// Beside `query_names`, for each query being run: the length of the
+    /// proof log when it started, and whether its log is complete (proofs
+    /// were recorded from its start and never stopped by `proof_limit`).
+    query_proofs: Vec<(u32, bool)>,
+    /// Sub-searches (`findall`, `count`, ...) running: their steps are
+    /// undone when they end, so `proof_limit` does not count them.
+    sub_searches: u32,
     /// The index's size when the outermost query started (taken when it ends).
     index_mark: Option<IndexMark>,
     pairs: Vec<(Cell, Cell)>,
@@ -589,6 +602,8 @@ impl Machine {
             unread: Vec::new(),
             epoch: Instant::now(),
             query_names: Vec::new(),
+            query_proofs: Vec::new(),
+            sub_searches: 0,
             index_mark: None,
             pairs: Vec::new(),
             assume_parts: Vec::new(),
@@ -627,6 +642,36 @@ impl Machine {
         let end = self.ctx.entries.len() as u32;
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);
+        self.query_proofs
+            .push((self.proof.nodes.len() as u32, self.options.proofs));
+    }
+
+    /// Whether the innermost query's proof log is complete: proofs were
+    /// recorded from its start and never stopped by
+    /// [`Options::proof_limit`], so the current answer's proof can be built.
+    pub fn proof_complete(&self) -> bool {
+        self.options.proofs && self.query_proofs.last().is_some_and(|q| q.1)
+    }
+
+    /// Stop recording proofs when the innermost query's log has outgrown
+    /// [`Options::proof_limit`] (checked with the other limits).  Every
+    /// query being run loses steps from now on, so none of their logs is
+    /// complete any more.  The log stays as it is (frames and choice
+    /// points name its nodes) and is truncated by backtracking as usual.
+    fn check_proof_limit(&mut self) {
+        let (Some(limit), Some(&(base, _))) = (self.options.proof_limit, self.query_proofs.last())
+        else {
+            return;
+        };
+        if self.options.proofs
+            && self.sub_searches == 0
+            && self.proof.nodes.len().saturating_sub(base as usize) > limit
+        {
+            self.options.proofs = false;
+            for q in &mut self.query_proofs {
+                q.1 = false;
+            }
+        }
     }
 
     /// Start a search for `goal` on top of the current state: a barrier
@@ -694,6 +739,7 @@ impl Machine {
     ) -> Result<(), RuntimeError> {
         let (cont, slack) = (self.cont, self.slack);
         self.begin(goal, Action::SubEnd, NONE);
+        self.sub_searches += 1;
         let barrier = self.choices.len();
         let mut result = Ok(());
         loop {
@@ -731,6 +777,7 @@ impl Machine {
             self.choices.pop();
         }
         self.update_hb();
+        self.sub_searches -= 1;
         self.cont = cont;
         self.slack = slack;
         self.pending = None;
@@ -748,6 +795,7 @@ impl Machine {
             self.choices.pop();
         }
         self.query_names.pop();
+        self.query_proofs.pop();
         self.update_hb();
         // Abandoning the query flushed its files again; nothing is left to
         // report them to.
@@ -947,6 +995,7 @@ impl Machine {
         if let Some(e) = self.output_error.take() {
             return Err(e);
         }
+        self.check_proof_limit();
         self.maybe_collect();
         if self.interrupt.swap(false, Ordering::Relaxed) {
             return Err(RuntimeError::new("interrupted"));
