@@ -139,6 +139,38 @@ fn a_session_at_the_terminal() {
     }
 }
 
+/// `read` waiting at the terminal is stopped by Ctrl-C (at the top level)
+/// and by `--timeout`, as a running search is; a line typed is read.
+#[test]
+fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
+    let dir = TempDir::new("read");
+    let history = dir.0.join("history");
+    let mut p = spawn(&[], &history);
+    p.expect("?- ").unwrap();
+    p.send_line("write waiting, nl, read X.").unwrap();
+    p.expect("waiting\r\n").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("interrupted").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("write waiting, nl, read X.").unwrap();
+    p.expect("waiting\r\n").unwrap();
+    p.send("f (hello).\r").unwrap();
+    p.expect("X = f hello").unwrap();
+    p.expect("more? ").unwrap();
+    p.send("\r").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+
+    let mut p = spawn(&["--timeout", "1", "-e", "read X"], &history);
+    p.expect("time limit exceeded").unwrap();
+    p.expect(Eof).unwrap();
+    assert!(matches!(
+        p.get_process().wait(),
+        Ok(WaitStatus::Exited(_, 2))
+    ));
+}
+
 #[test]
 fn with_all_answers_show_as_they_are_found() {
     // A goal with a billion answers, each after a count to 100,000, under

@@ -93,9 +93,13 @@ impl Machine {
             u.compact();
             let waiting = u.text.len();
             self.reading_limits(waiting)?;
-            let piece = self
-                .read_piece()
-                .map_err(|e| RuntimeError::new(format!("`read` cannot read its input: {e}")))?;
+            let piece = match self.read_piece() {
+                // Stopped while waiting: the limits checked above say why.
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => {
+                    r.map_err(|e| RuntimeError::new(format!("`read` cannot read its input: {e}")))?
+                }
+            };
             match piece {
                 Some(text) => self.unread[i].text.push_str(&text),
                 None => {
@@ -131,7 +135,11 @@ impl Machine {
     /// (`Ok(None)` at its end).
     fn read_piece(&mut self) -> std::io::Result<Option<String>> {
         if self.input == 0 {
-            return self.host.try_read_line();
+            let (interrupt, deadline) = (self.interrupt.clone(), self.options.deadline);
+            let mut stop = || {
+                interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+            };
+            return self.host.try_read_line_or_stop(&mut stop);
         }
         let Some(r) = self.inputs.get_mut(self.input as usize - 1) else {
             return Ok(None);

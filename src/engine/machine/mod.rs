@@ -329,6 +329,17 @@ pub trait Host {
     fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         Ok(self.read_line())
     }
+    /// [`Host::try_read_line`] for `read`, which may wait for input: a
+    /// host that can wait without blocking calls `stop` every so often
+    /// meanwhile and, when it returns true (Ctrl-C, `--timeout`), gives up
+    /// with an error of kind `Interrupted`.  By default, `try_read_line`.
+    fn try_read_line_or_stop(
+        &mut self,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> std::io::Result<Option<String>> {
+        let _ = stop;
+        self.try_read_line()
+    }
     /// Called every few thousand steps of a search: a host that holds
     /// output back may send it on.
     fn tick(&mut self) {}
@@ -378,6 +389,13 @@ impl Host for StdHost {
     fn try_read_line(&mut self) -> std::io::Result<Option<String>> {
         read_stdin_line()
     }
+    fn try_read_line_or_stop(
+        &mut self,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> std::io::Result<Option<String>> {
+        wait_for_terminal(stop)?;
+        read_stdin_line()
+    }
 }
 
 /// The command line's host: as [`StdHost`], but what a program prints goes
@@ -399,6 +417,14 @@ impl Host for BufferedStdHost {
         let _ = crate::stdio::flush();
         read_stdin_line()
     }
+    fn try_read_line_or_stop(
+        &mut self,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> std::io::Result<Option<String>> {
+        let _ = crate::stdio::flush();
+        wait_for_terminal(stop)?;
+        read_stdin_line()
+    }
     fn tick(&mut self) {
         crate::stdio::flush_if_stale();
     }
@@ -408,6 +434,45 @@ impl Host for BufferedStdHost {
     fn flush(&mut self) {
         let _ = crate::stdio::flush();
     }
+}
+
+/// When standard input is a terminal, wait until it has a line to read,
+/// calling `stop` ten times a second meanwhile; an error of kind
+/// `Interrupted` when `stop` says to give up.  A read from a terminal
+/// otherwise blocks in the kernel, where neither Ctrl-C (the handler only
+/// sets a flag, and the read is restarted) nor `--timeout` can end it.
+///
+/// Only a terminal: in canonical mode each read takes at most one line
+/// (of at most 4,096 bytes), which [`effects::read_piece`] consumes whole,
+/// so nothing waits in the standard library's buffer while the descriptor
+/// is polled.  From a pipe or a file, text may wait there unseen by
+/// `poll`, so those are read as before (a pipe that stays silent blocks).
+#[cfg(unix)]
+fn wait_for_terminal(stop: &mut dyn FnMut() -> bool) -> std::io::Result<()> {
+    use nix::poll::{poll, PollFd, PollFlags};
+    use std::io::IsTerminal;
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Ok(());
+    }
+    loop {
+        if stop() {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, 100u16) {
+            // Readable, or closed, or in error: the read says which.
+            Ok(n) if n > 0 => return Ok(()),
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn wait_for_terminal(_stop: &mut dyn FnMut() -> bool) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// One line, or a piece of a long one ([`effects::read_piece`]), of the
