@@ -51,6 +51,42 @@ fn a_deterministic_loop_runs_in_bounded_memory() {
     assert!(runs >= 2, "{line}");
 }
 
+/// The same loop with failure memoization on (for another predicate): the
+/// collector runs under `MEMO` too (memo keys and resource identities hold
+/// no heap address; the calls being memoized are roots).
+#[test]
+fn a_loop_runs_in_bounded_memory_with_memoization_on() {
+    let dir = temp_dir("gc-loop-memo");
+    write_file(
+        &dir.join("loop.lolli"),
+        &format!("{LOOP}MEMO other.\nother :- fail.\n"),
+    );
+    let run = lolli_in(
+        &dir,
+        &[
+            "--max-memory",
+            "64",
+            "--stats",
+            "loop.lolli",
+            "-e",
+            "loop 0 1000000, not other",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(
+        (run.stdout.as_str(), run.code),
+        ("yes\n", 0),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("% memo table:        1 key, "),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Live data built across many collections (a list of 200,000 integers,
 /// made by a deterministic loop that leaves garbage behind at every step)
 /// is intact afterwards; so are the query's own variables.

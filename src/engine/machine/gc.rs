@@ -28,9 +28,11 @@
 //!   query's owner, `findall`'s sub-search) hold only cells made before the
 //!   choice point that the run pushed.
 //! - It does not run while proofs are recorded (the proof log refers to
-//!   every goal; nothing would be garbage) or while memoization is on.  A
-//!   log that is no longer being recorded (see `Options::proof_limit`) is
-//!   a root like the others.
+//!   every goal; nothing would be garbage).  A log that is no longer being
+//!   recorded (see `Options::proof_limit`) is a root like the others.
+//!   Memoization needs nothing of it: memo keys and the identities of
+//!   resources are tokens, not heap addresses, and the calls being
+//!   memoized are roots.
 //!
 //! The roots are enumerated once, by [`Machine::visit_roots`], for both the
 //! marking and the relocation, so the two cannot disagree (the map of
@@ -240,7 +242,7 @@ impl Machine {
     /// Collect the heap if it has grown enough since the last collection
     /// and nothing rules collection out now (see the module doc).
     pub(super) fn maybe_collect(&mut self) {
-        if self.store.heap.len() < self.gc_next || self.options.proofs || self.ctx.memo.on {
+        if self.store.heap.len() < self.gc_next || self.options.proofs {
             return;
         }
         // Only the cells above the newest choice point can go.  When a
