@@ -89,7 +89,7 @@ pub fn parse_program(src: &str) -> (Vec<Item>, Vec<SyntaxError>) {
             if let Some(e) = chunk_error.take() {
                 errors.push(e.into());
             } else if !chunk.is_empty() {
-                match parse_item(&parser, &chunk) {
+                match parse_item(&parser, &chunk, src) {
                     Ok(item) => items.push(item),
                     Err(e) => errors.push(e),
                 }
@@ -103,7 +103,11 @@ pub fn parse_program(src: &str) -> (Vec<Item>, Vec<SyntaxError>) {
     (items, errors)
 }
 
-fn parse_item(parser: &grammar::ItemParser, chunk: &[Spanned]) -> Result<Item, SyntaxError> {
+fn parse_item(
+    parser: &grammar::ItemParser,
+    chunk: &[Spanned],
+    text: &str,
+) -> Result<Item, SyntaxError> {
     if let [(l, Token::End, r)] = chunk {
         return Err(SyntaxError {
             span: *l..*r,
@@ -113,7 +117,7 @@ fn parse_item(parser: &grammar::ItemParser, chunk: &[Spanned]) -> Result<Item, S
     }
     parser
         .parse(chunk.iter().cloned().map(Ok))
-        .map_err(|e| translate(e, chunk, Context::Item))
+        .map_err(|e| translate(e, chunk, text, Context::Item))
 }
 
 /// Parses one formula (a goal typed at the prompt); the final `.` is optional,
@@ -152,7 +156,7 @@ fn parse_term_text(src: &str) -> Result<Term, SyntaxError> {
     }
     grammar::GoalParser::new()
         .parse(tokens.iter().cloned().map(Ok))
-        .map_err(|e| translate(e, &tokens, Context::Goal))
+        .map_err(|e| translate(e, &tokens, src, Context::Goal))
 }
 
 /// Parses one term (used by `read`): the same as [`parse_goal`], without
@@ -387,6 +391,7 @@ fn bracket_word(tok: &Token) -> &'static str {
 fn translate(
     err: ParseError<usize, Token, LexError>,
     tokens: &[Spanned],
+    text: &str,
     ctx: Context,
 ) -> SyntaxError {
     match err {
@@ -475,6 +480,30 @@ fn translate(
                     }
                 }
                 _ => {}
+            }
+            // A clause that ends at a line break without its `.`, and a
+            // new clause (or declaration) read as its continuation: point
+            // where the `.` is missing.
+            let prev_end = index
+                .checked_sub(1)
+                .and_then(|i| tokens.get(i))
+                .map(|t| t.2);
+            if let (Some(p), Some(end)) = (prev, prev_end) {
+                let between = text.get(end..l).unwrap_or("");
+                if ctx == Context::Item
+                    && ends_term(p)
+                    && between.contains('\n')
+                    && expected.iter().any(|e| e == "\".\"")
+                {
+                    return SyntaxError {
+                        span: end..end,
+                        message: format!(
+                            "expected `.` at the end of the clause, before {} on the next line",
+                            tok.describe()
+                        ),
+                        expected: words,
+                    };
+                }
             }
             // After an operator, keyword or opening bracket, say what was
             // wanted there; after a complete term, just what was found.
