@@ -41,6 +41,17 @@ fn factory(written: Rc<RefCell<String>>, dirs: Vec<PathBuf>) -> SessionFactory {
     })
 }
 
+/// Sessions whose queries may use at most `mb` megabytes.
+fn limited(mb: usize) -> SessionFactory {
+    Box::new(move || {
+        let options = Options {
+            max_memory: Some(mb * 1024 * 1024),
+            ..Options::default()
+        };
+        Session::with_options(options, Box::new(SharedHost(Rc::default())))
+    })
+}
+
 fn backend(files: &[PathBuf], answers: Answers) -> (Backend, Rc<RefCell<String>>) {
     let written = Rc::new(RefCell::new(String::new()));
     let b = Backend::new(factory(written.clone(), vec![programs()]), files, answers)
@@ -296,15 +307,7 @@ fn errors_leave_the_session_as_it_was() {
 fn a_query_stopped_by_the_memory_limit_does_not_stop_the_next() {
     let dir = TempDir::new("memory");
     let f = dir.file("grow.lolli", "grow X :- grow (f X).\n");
-    let written = Rc::new(RefCell::new(String::new()));
-    let factory: SessionFactory = Box::new(move || {
-        let options = Options {
-            max_memory: Some(20 * 1024 * 1024),
-            ..Options::default()
-        };
-        Session::with_options(options, Box::new(SharedHost(written.clone())))
-    });
-    let mut b = Backend::new(factory, &[f], Answers::Take(1)).expect("loads");
+    let mut b = Backend::new(limited(20), &[f], Answers::Take(1)).expect("loads");
     let Reply { outputs, .. } = b.input("grow a.");
     assert!(
         matches!(&outputs[..], [Output::Error(e)] if e.contains("memory limit exceeded")),
@@ -803,15 +806,8 @@ fn a_long_search_stops_recording_its_proof_and_runs_in_bounded_memory() {
         "loop.lolli",
         "loop I N :- I < N -> (J is I + 1, loop J N) | true.\n",
     );
-    let written = Rc::new(RefCell::new(String::new()));
-    let factory: SessionFactory = Box::new(move || {
-        let options = Options {
-            max_memory: Some(150 * 1024 * 1024),
-            ..Options::default()
-        };
-        Session::with_options(options, Box::new(SharedHost(written.clone())))
-    });
-    let mut b = Backend::new(factory, std::slice::from_ref(&f), Answers::Take(1)).expect("loads");
+    let files = std::slice::from_ref(&f);
+    let mut b = Backend::new(limited(150), files, Answers::Take(1)).expect("loads");
     b.record_proofs();
     assert_eq!(
         b.input("loop 0 2000000."),
