@@ -180,6 +180,25 @@ fn runtime_errors_exit_2() {
     assert_eq!(lolli(&["-e", "(a --> b) => (a --> X)"]), ok("X = b\n"));
 }
 
+/// `--max-depth` counts the clause uses of the branch being proved: the
+/// other branch of `;` (or of a guard) starts at the depth of the choice,
+/// not at the depth where the first branch failed.
+#[test]
+fn max_depth_counts_the_branch_being_proved() {
+    let dir = temp_dir("max-depth-branch");
+    write_file(
+        &dir.join("md.lolli"),
+        "deep 0.\ndeep N :- N > 0, M is N - 1, deep M.\n\
+         t :- (deep 40, fail ; deep 40).\n\
+         g :- (deep 40, fail -> true | deep 40).\n",
+    );
+    let args = |goal| ["--max-depth", "60", "md.lolli", "-e", goal];
+    assert_eq!(lolli_in(&dir, &args("t"), "", &[]), ok("yes\n"));
+    assert_eq!(lolli_in(&dir, &args("g"), "", &[]), ok("yes\n"));
+    let deeper = lolli_in(&dir, &args("deep 70"), "", &[]);
+    assert_eq!(deeper.code, 2, "{deeper:?}");
+}
+
 #[test]
 fn answers_print_terms_in_full_where_messages_cut_them_short() {
     let answer = show("findall X (between 1 1000 X) L, length L N, M = f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f (f z)))))))))))))))))))))");

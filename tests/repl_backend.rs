@@ -522,7 +522,7 @@ fn trace_shows_calls_resources_and_backtracking() {
         reply(
             vec![
                 Output::Text(
-                    "assume p a, q linearly for p b ; p a, q\n\
+                    "assume p a, q linearly, to prove p b ; p a, q\n\
                      call p b\n\
                      fail p b\n\
                      call p a\n  \
@@ -541,6 +541,72 @@ fn trace_shows_calls_resources_and_backtracking() {
 }
 
 #[test]
+fn trace_shows_why_a_search_fails_at_the_depth_of_each_step() {
+    let dir = TempDir::new("trace-why");
+    let f = dir.file(
+        "why.lolli",
+        "try :- b ; c.\nb :- d.\nd :- 1 > 2.\nc.\n\
+         deep 0 :- X is 1 / 0.\ndeep N :- N > 0, M is N - 1, deep M.\n\
+         MEMO bad.\nbad X :- X > 5, fail.\ntwice :- bad 7 ; bad 7 ; true.\n",
+    );
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.input(":trace on");
+    let trace = |r: Reply| match &r.outputs[..] {
+        [Output::Text(t), ..] => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    // The failing built-in is shown, and the other branch of `;` is at the
+    // depth of the first one, not inside the call that failed.
+    let origin = |line: u32| format!("{}:{line}", dir.0.join("why.lolli").display());
+    assert_eq!(
+        trace(b.input("try.")),
+        format!(
+            "call try\n  \
+               by using try :- b ; c  ({})\n  \
+             call b\n    \
+               by using b :- d  ({})\n    \
+             call d\n      \
+               by using d :- 1 > 2  ({})\n      \
+             call 1 > 2\n      \
+             fail 1 > 2\n  \
+             call c\n    \
+               by using c  ({})\n",
+            origin(1),
+            origin(2),
+            origin(3),
+            origin(4)
+        )
+    );
+    // A resource left over where its `-o` ends.
+    assert_eq!(
+        trace(b.input("a -o a -o a.")),
+        "assume a linearly, to prove a -o a\n\
+         assume a linearly, to prove a\n\
+         call a\n  \
+           by consuming a\n\
+         unused a  (a linear resource must be used up by the end of its `-o`)\n\
+         redo a\n  \
+           by consuming a\n\
+         unused a  (a linear resource must be used up by the end of its `-o`)\n"
+    );
+    // A failure answered from the memo table.
+    assert!(trace(b.input("twice.")).ends_with(
+        "  call bad 7\n  fail bad 7  (MEMO: it failed before with the same resources)\n"
+    ));
+    // A goal stopped by an error three levels down leaves the next goal's
+    // trace at the left margin.
+    let r = b.input("deep 3.");
+    assert!(
+        matches!(&r.outputs[..], [Output::Text(_), Output::Error(_)]),
+        "{r:?}"
+    );
+    assert_eq!(
+        trace(b.input("c.")),
+        format!("call c\n  by using c  ({})\n", origin(4))
+    );
+}
+
+#[test]
 fn trace_and_errors_show_the_query_variables_by_name() {
     let (mut b, _) = backend(&[], Answers::Take(1));
     b.input(":trace on");
@@ -550,9 +616,10 @@ fn trace_and_errors_show_the_query_variables_by_name() {
     };
     assert_eq!(
         trace,
-        "assume p a linearly for p X, Y is X + 1\n\
+        "assume p a linearly, to prove p X, Y is X + 1\n\
          call p X\n  \
-           by consuming p a\n"
+           by consuming p a\n\
+         call Y is a + 1\n"
     );
     // X is bound to `a` by then; Y is still the query's Y.
     assert!(

@@ -1,8 +1,10 @@
 //! Step-by-step tracing of the search, for people learning how it works.
 //!
 //! When a [`Tracer`] is installed (`Machine::tracer`), the machine reports
-//! each call of a predicate, the clause or resource it uses, calls that
-//! fail, retries of a call's next alternative, and assumptions.  Nothing is
+//! each call of a predicate or built-in, the clause or resource it uses,
+//! calls that fail (memoized failures included), retries of a call's next
+//! alternative, assumptions, and linear resources left unused where they
+//! had to be used up.  Nothing is
 //! computed for tracing when no tracer is installed.
 
 /// What happened.
@@ -20,6 +22,10 @@ pub enum TraceKind {
     Redo,
     /// Formulas are assumed (linear or unbounded) for a goal.
     Assume,
+    /// A linear resource is still unused where it had to be used up (the
+    /// end of its `-o`, or of the query): backtrack.  `goal` is the
+    /// resource, `detail` says where.
+    Unused,
 }
 
 /// One step of the trace.
@@ -50,13 +56,22 @@ impl std::fmt::Display for TraceEvent {
             TraceKind::Resource => ("  by", " consuming "),
             TraceKind::Fail => ("fail", ""),
             TraceKind::Redo => ("redo", ""),
-            TraceKind::Assume => ("assume", " for "),
+            TraceKind::Assume => ("assume", ", to prove "),
+            TraceKind::Unused => ("unused", ""),
         };
         match self.kind {
             TraceKind::Clause | TraceKind::Resource => {
                 write!(f, "{indent}{word}{sep}{}", self.detail)
             }
             TraceKind::Assume => write!(f, "{indent}{word} {}{sep}{}", self.detail, self.goal),
+            TraceKind::Unused => write!(
+                f,
+                "{indent}{word} {}  (a linear resource must be used up by the end of {})",
+                self.goal, self.detail
+            ),
+            _ if !self.detail.is_empty() => {
+                write!(f, "{indent}{word} {}  ({})", self.goal, self.detail)
+            }
             _ => write!(f, "{indent}{word} {}", self.goal),
         }
     }

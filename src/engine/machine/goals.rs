@@ -113,6 +113,7 @@ impl Machine {
                     parent,
                     origin,
                     rule: Rule::OrRight,
+                    depth: self.depth,
                 });
                 let node = self.node(parent, Rule::OrLeft, g, 0, 0);
                 let a = arg(self, 0);
@@ -161,6 +162,7 @@ impl Machine {
                     parent: node,
                     origin,
                     rule: Rule::Guard,
+                    depth: self.depth,
                 });
                 self.cont = self.push_frame(
                     Action::GuardCommit {
@@ -181,6 +183,9 @@ impl Machine {
             _ => {
                 if let Some(b) = self.builtin_of(f, n) {
                     self.inferences += 1;
+                    if self.tracer.is_some() {
+                        return self.traced_builtin(b, g, args, parent, origin);
+                    }
                     return self.builtin(b, g, args, parent, origin);
                 }
                 if let Some(rust) = self.foreign_of(f, n) {
@@ -194,6 +199,10 @@ impl Machine {
                     && self.memo_preds.get(f.0 as usize) == Some(&true)
                     && !self.memo_enter(g)
                 {
+                    if self.tracer.is_some() {
+                        let why = "MEMO: it failed before with the same resources".to_string();
+                        self.trace(crate::engine::trace::TraceKind::Fail, g, why);
+                    }
                     return Ok(false);
                 }
                 let heap = &self.store.heap;
@@ -210,6 +219,26 @@ impl Machine {
                 self.call(g, cursor, parent, origin)
             }
         }
+    }
+
+    /// [`Self::builtin`] with a tracer installed: the call, and its
+    /// failure when it fails.
+    #[inline(never)]
+    fn traced_builtin(
+        &mut self,
+        b: Builtin,
+        g: Cell,
+        args: Addr,
+        parent: u32,
+        origin: u32,
+    ) -> Step {
+        use crate::engine::trace::TraceKind;
+        self.trace(TraceKind::Call, g, String::new());
+        let ok = self.builtin(b, g, args, parent, origin)?;
+        if !ok {
+            self.trace(TraceKind::Fail, g, String::new());
+        }
+        Ok(ok)
     }
 
     /// The error for a goal that is not a formula (kept out of

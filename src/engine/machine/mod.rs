@@ -275,11 +275,15 @@ enum Alternative {
         parent: u32,
         depth: u32,
     },
+    /// The other branch of `;`, or the else branch of a guard, to be
+    /// proved at clause depth `depth` (the depth where the choice was
+    /// made: the failed branch may have gone deeper).
     Goal {
         goal: Cell,
         parent: u32,
         origin: u32,
         rule: Rule,
+        depth: u32,
     },
     Barrier,
     MemoFail {
@@ -705,6 +709,9 @@ impl Machine {
             self.index_mark = Some(self.ctx.index_mark());
         }
         let end = self.ctx.entries.len() as u32;
+        // A query's goal is at clause depth 0, whatever depth the last
+        // query (stopped by an error, say) was left at.
+        self.depth = 0;
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);
         self.query_proofs
@@ -1259,8 +1266,10 @@ impl Machine {
                     parent,
                     origin,
                     rule,
+                    depth,
                 } => {
                     self.choices.pop();
+                    self.depth = depth;
                     self.update_hb();
                     if rule == Rule::OrRight {
                         let n = self.node(parent, Rule::OrRight, goal, 0, 0);

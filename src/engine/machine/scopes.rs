@@ -43,11 +43,29 @@ impl Machine {
         true
     }
 
+    /// Report linear entry `e`, unused where it had to be used up (at
+    /// `end`), to the tracer if one is installed.
+    fn trace_unused(&mut self, e: u32, end: &str) {
+        if self.tracer.is_some() {
+            let text = self.entry_text(e);
+            let event = crate::engine::trace::TraceEvent {
+                kind: crate::engine::trace::TraceKind::Unused,
+                depth: self.depth,
+                goal: text,
+                detail: end.to_string(),
+            };
+            if let Some(t) = self.tracer.as_mut() {
+                t.event(event);
+            }
+        }
+    }
+
     pub(super) fn exit_scope(&mut self, first: u32, end: u32, saved: u32) -> bool {
         let v = self.slack;
         for e in first..end {
             let entry = self.ctx.entries[e as usize];
             if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
+                self.trace_unused(e, "its `-o`");
                 return false;
             }
         }
@@ -63,6 +81,7 @@ impl Machine {
                 && self.ctx.usable(e)
                 && !self.erase_leftover(e, v)
             {
+                self.trace_unused(e, "the query");
                 return false;
             }
         }
