@@ -200,8 +200,7 @@ impl Machine {
                     && !self.memo_enter(g)
                 {
                     if self.tracer.is_some() {
-                        let why = "MEMO: it failed before with the same resources".to_string();
-                        self.trace(crate::engine::trace::TraceKind::Fail, g, why);
+                        self.trace_memo_hit(g);
                     }
                     return Ok(false);
                 }
@@ -219,6 +218,14 @@ impl Machine {
                 self.call(g, cursor, parent, origin)
             }
         }
+    }
+
+    /// Report a call failed from the memo table to the tracer.
+    #[cold]
+    #[inline(never)]
+    fn trace_memo_hit(&mut self, g: Cell) {
+        let why = "MEMO: it failed before with the same resources".to_string();
+        self.trace(crate::engine::trace::TraceKind::Fail, g, why);
     }
 
     /// [`Self::builtin`] with a tracer installed: the call, and its

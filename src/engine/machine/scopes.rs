@@ -45,8 +45,10 @@ impl Machine {
 
     /// Report linear entry `e`, unused where it had to be used up (at
     /// `end`), to the tracer if one is installed.
+    #[cold]
+    #[inline(never)]
     fn trace_unused(&mut self, e: u32, end: &str) {
-        if self.tracer.is_some() {
+        {
             let text = self.entry_text(e);
             let event = crate::engine::trace::TraceEvent {
                 kind: crate::engine::trace::TraceKind::Unused,
@@ -65,7 +67,9 @@ impl Machine {
         for e in first..end {
             let entry = self.ctx.entries[e as usize];
             if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
-                self.trace_unused(e, "its `-o`");
+                if self.tracer.is_some() {
+                    self.trace_unused(e, "its `-o`");
+                }
                 return false;
             }
         }
@@ -81,7 +85,9 @@ impl Machine {
                 && self.ctx.usable(e)
                 && !self.erase_leftover(e, v)
             {
-                self.trace_unused(e, "the query");
+                if self.tracer.is_some() {
+                    self.trace_unused(e, "the query");
+                }
                 return false;
             }
         }
