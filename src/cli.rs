@@ -325,9 +325,11 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         if args.stats {
             let m = &backend.session_mut().machine;
             eprint!(
-                "% {} inferences in {:.3} s\n% {}% {}",
-                m.inferences - before,
-                started.elapsed().as_secs_f64(),
+                "{}% {}% {}",
+                crate::repl::inspect::inferences_line(
+                    m.inferences - before,
+                    started.elapsed().as_secs_f64()
+                ),
                 crate::repl::inspect::gc_line(m),
                 crate::repl::inspect::memo_line(m)
             );

@@ -286,7 +286,7 @@ fn a_module_given_the_wrong_number_of_parameters_is_an_error() {
     assert_eq!(
         run(&dir, &["-e", "greet --o true"]),
         error(
-            "error[E003]: module `greet` takes 1 parameter(s) but was given 0\n \
+            "error[E003]: module `greet` takes 1 parameter but was given 0\n \
              = while running the goal `greet --o true`\n\n"
         )
     );

@@ -447,7 +447,7 @@ fn commands_answer_in_words() {
     let Reply { outputs, .. } = b.input("jump f.");
     assert_eq!(outputs[0], answer("yes"));
     assert!(
-        matches!(&outputs[1], Output::Text(t) if t.starts_with("% 1 inferences in ") && t.ends_with(" s\n")),
+        matches!(&outputs[1], Output::Text(t) if t.starts_with("% 1 inference in ") && t.ends_with(" s\n")),
         "{outputs:?}"
     );
     b.input(":time off");

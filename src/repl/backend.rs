@@ -501,9 +501,9 @@ impl Backend {
             self.stats.search_time += elapsed;
             self.stats.inferences += steps;
             let timing = self.timing.then(|| {
-                Output::Text(format!(
-                    "% {steps} inferences in {:.3} s\n",
-                    elapsed.as_secs_f64()
+                Output::Text(crate::repl::inspect::inferences_line(
+                    steps,
+                    elapsed.as_secs_f64(),
                 ))
             });
             let ev = match ev {
@@ -844,10 +844,12 @@ impl Backend {
         for f in &self.files {
             if let Err(errs) = fresh.load_file(f) {
                 r.outputs.push(Output::Error(fresh.render(&errs)));
-                r.outputs.push(Output::Text(
+                r.outputs.push(Output::Text(if levels.is_empty() {
+                    "the program is as it was before `:reload`\n".into()
+                } else {
                     "the program is as it was before `:reload`; the nested levels are closed\n"
-                        .into(),
-                ));
+                        .into()
+                }));
                 return;
             }
         }

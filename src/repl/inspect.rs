@@ -123,6 +123,12 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
     )
 }
 
+/// The `% N inferences in T s` line that `--stats` and `:time on` print.
+pub fn inferences_line(n: u64, secs: f64) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("% {n} inference{s} in {secs:.3} s\n")
+}
+
 /// What the heap's garbage collector has done, as `--stats` and `:stats`
 /// print it.
 pub fn gc_line(m: &Machine) -> String {

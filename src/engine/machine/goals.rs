@@ -305,8 +305,8 @@ impl Machine {
         if loaded.module.params.len() != margs.len() {
             return Err(self.goal_error(
                 format!(
-                    "module `{mname}` takes {} parameter(s) but was given {}",
-                    loaded.module.params.len(),
+                    "module `{mname}` takes {} but was given {}",
+                    count_of(loaded.module.params.len(), "parameter"),
                     margs.len()
                 ),
                 g,
@@ -423,5 +423,14 @@ impl Machine {
             Cell::Bound(b) if b == id => Some(value),
             _ => None,
         })
+    }
+}
+
+/// `n` and `what`, in the plural unless `n` is 1 (`1 parameter`, `2 parameters`).
+fn count_of(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
