@@ -940,9 +940,13 @@ fn is_complete_for_the_repl() {
     assert!(is_complete("p X. % done"));
     assert!(!is_complete("p X"));
     assert!(!is_complete("p :- (a,\n"));
-    assert!(!is_complete("p :- (a. "));
     assert!(is_complete("p :- (a,\n b)."));
-    assert!(!is_complete("p :- {a. "));
+    // A `.` that ends the goal inside brackets: the parser ends the goal
+    // there too, so the error (the bracket is never closed) is reported
+    // at once rather than after more lines.
+    assert!(is_complete("p :- (a. "));
+    assert!(is_complete("p :- {a. "));
+    assert!(is_complete("p (X.\n"));
     assert!(is_complete("p :- {a}. "));
     assert!(!is_complete(""));
     assert!(!is_complete("   % only a comment\n"));

@@ -166,9 +166,11 @@ pub fn parse_term(src: &str) -> Result<Term, SyntaxError> {
 }
 
 /// For a REPL: true when no more input is needed, i.e. `src` has a
-/// clause-ending `.` outside quotes, strings and open `(` / `{`, or an
-/// error that more input cannot fix (a lexical error, or a `)` / `}` that
-/// closes nothing).  False for input that is only blank or comments.
+/// clause-ending `.` outside quotes, strings and comments (inside an open
+/// `(` or `{` too: the parser ends the goal there, and reports the
+/// unclosed bracket), or an error that more input cannot fix (a lexical
+/// error, or a `)` / `}` that closes nothing).  False for input that is
+/// only blank or comments.
 pub fn is_complete(src: &str) -> bool {
     matches!(
         bracket_scan(&without_prompt(src), &mut 0),
@@ -178,8 +180,8 @@ pub fn is_complete(src: &str) -> bool {
 
 /// How [`bracket_scan`] ended.
 enum Completion {
-    /// A clause-ending `.` outside brackets, or an error more input
-    /// cannot fix.
+    /// A clause-ending `.` (inside brackets, an error to report), or an
+    /// error more input cannot fix.
     Complete,
     /// A `/*` comment still open at this offset.
     OpenComment(usize),
@@ -201,7 +203,9 @@ fn bracket_scan(text: &str, depth: &mut usize) -> Completion {
                 }
                 *depth -= 1;
             }
-            Ok((_, Token::End, _)) if *depth == 0 => return Completion::Complete,
+            // Inside brackets too: the parser ends the goal at the first
+            // `.` token, so the unclosed bracket is an error to report now.
+            Ok((_, Token::End, _)) => return Completion::Complete,
             Ok(_) => {}
         }
     }
