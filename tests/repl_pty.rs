@@ -171,6 +171,41 @@ fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
     ));
 }
 
+/// With standard output sent to a file, the line editor still talks to
+/// the terminal, and the file gets the answers only (no prompts, no escape
+/// codes).
+#[test]
+fn output_to_a_file_leaves_the_editing_at_the_terminal() {
+    let dir = TempDir::new("redirect");
+    let out = dir.0.join("out.txt");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "exec '{}' > '{}'",
+            env!("CARGO_BIN_EXE_lolli"),
+            out.display()
+        ))
+        .current_dir(root())
+        .env("LOLLI_HISTORY", "")
+        .env("TERM", "xterm")
+        .env_remove("LOLLI_PATH");
+    let mut p = Session::spawn(cmd).expect("spawn lolli on a pseudo-terminal");
+    p.set_expect_timeout(Some(Duration::from_secs(60)));
+    p.expect("`:help` for help").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("write hello, nl, X = 1.").unwrap();
+    p.expect("more? ").unwrap();
+    p.send("\r").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    assert!(matches!(
+        p.get_process().wait(),
+        Ok(WaitStatus::Exited(_, 0))
+    ));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "hello\nX = 1\n");
+}
+
 #[test]
 fn with_all_answers_show_as_they_are_found() {
     // A goal with a billion answers, each after a count to 100,000, under

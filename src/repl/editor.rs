@@ -14,7 +14,7 @@
 //! `n`, space) asks for the next one and Enter stops.
 
 use std::borrow::Cow;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -175,6 +175,16 @@ impl ConditionalEventHandler for NextKey {
     }
 }
 
+/// The line editors' settings.  The editing happens at the terminal even
+/// when standard output goes to a file or a pipe (`lolli > log`): the
+/// prompts and the echo go to the terminal, the answers to the output.
+fn terminal_config() -> rustyline::Config {
+    rustyline::Config::builder()
+        .auto_add_history(false)
+        .behavior(rustyline::config::Behavior::PreferTerm)
+        .build()
+}
+
 /// Reads the key that follows an answer.
 struct MoreReader {
     editor: Editor<(), DefaultHistory>,
@@ -183,7 +193,7 @@ struct MoreReader {
 
 impl MoreReader {
     fn new() -> rustyline::Result<Self> {
-        let mut editor = Editor::<(), DefaultHistory>::new()?;
+        let mut editor = Editor::<(), DefaultHistory>::with_config(terminal_config())?;
         let next = Arc::new(AtomicBool::new(false));
         for key in [';', 'n', ' '] {
             editor.bind_sequence(
@@ -241,8 +251,8 @@ pub fn show(reply: &Reply) {
 /// outermost level, or (when `stop_below` > 0) until the nesting depth falls
 /// below `stop_below`; returns the exit status.
 pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
-    let config = rustyline::Config::builder().auto_add_history(false).build();
-    let mut editor: Editor<LolliHelper, FileHistory> = match Editor::with_config(config) {
+    let mut editor: Editor<LolliHelper, FileHistory> = match Editor::with_config(terminal_config())
+    {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: cannot use the terminal: {e}");
@@ -264,10 +274,16 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
     let sigint =
         signal_hook::flag::register(signal_hook::consts::SIGINT, backend.interrupt_flag()).ok();
     if stop_below == 0 {
-        println!(
+        let banner = format!(
             "lolli {} — type a goal ending with `.`; `:help` for help; Ctrl-D or `bye.` leaves.",
             env!("CARGO_PKG_VERSION")
         );
+        // With standard output sent elsewhere, it is for the answers.
+        if std::io::stdout().is_terminal() {
+            println!("{banner}");
+        } else {
+            eprintln!("{banner}");
+        }
     }
     while backend.depth() >= stop_below {
         let mut reply = match editor.readline(&backend.prompt()) {
