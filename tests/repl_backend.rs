@@ -429,6 +429,23 @@ fn a_failed_reload_closes_the_nested_levels_for_good() {
 }
 
 #[test]
+fn a_semicolon_at_the_prompt_is_explained() {
+    // One `;` too many after the last answer reaches the prompt.
+    let (mut b, _) = backend(&[], Answers::Ask);
+    assert_eq!(
+        b.input(";"),
+        reply(
+            vec![Output::Text(
+                "`;` asks for the next answer at `more?`; here, type a goal ending with `.`\n"
+                    .into()
+            )],
+            Next::Goal
+        )
+    );
+    assert_eq!(b.input("true."), reply(vec![answer("yes")], Next::Goal));
+}
+
+#[test]
 fn commands_answer_in_words() {
     let (mut b, _) = backend(&[solitaire2()], Answers::Ask);
     let Reply { outputs, .. } = b.input(":help");

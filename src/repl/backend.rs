@@ -335,6 +335,14 @@ impl Backend {
         if text.trim().is_empty() {
             return Reply::new();
         }
+        if text.trim() == ";" {
+            let mut r = Reply::new();
+            r.outputs.push(Output::Text(
+                "`;` asks for the next answer at `more?`; here, type a goal ending with `.`\n"
+                    .into(),
+            ));
+            return r;
+        }
         if commands::is_command(text) {
             return match commands::parse(text) {
                 Ok(c) => self.command(c),

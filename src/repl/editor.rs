@@ -109,7 +109,17 @@ impl Completer for LolliHelper {
 
 /// Whether the input needs more lines: a goal without its final `.`.
 fn incomplete(input: &str) -> bool {
-    !input.trim().is_empty() && !commands::is_command(input) && !crate::syntax::is_complete(input)
+    !input.trim().is_empty()
+        && !commands::is_command(input)
+        && !is_answer_key(input)
+        && !crate::syntax::is_complete(input)
+}
+
+/// Whether `input` is only the key that asks for the next answer, typed at
+/// the prompt (one `;` too many after the last answer): the backend says
+/// so, rather than the line waiting for the rest of a goal.
+fn is_answer_key(input: &str) -> bool {
+    input.trim() == ";"
 }
 
 impl Hinter for LolliHelper {
