@@ -133,7 +133,11 @@ pub fn crate_root() -> PathBuf {
 
 /// A fresh empty directory for one test, in the system temp directory.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lolli-test-{}-{name}", std::process::id()));
+    // Unique per call: tests of one binary run in parallel, and two that
+    // asked for the same name removed each other's files.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("lolli-test-{}-{n}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir is created");
     dir
