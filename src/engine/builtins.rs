@@ -17,6 +17,8 @@ type Step = Result<bool, RuntimeError>;
 const EVAL_DEPTH: u32 = 64;
 
 impl Machine {
+    /// Run built-in `b` on goal `g` (arguments from `args`); with a
+    /// tracer installed, the call and its failure are reported.
     pub(crate) fn builtin(
         &mut self,
         b: Builtin,
@@ -25,6 +27,33 @@ impl Machine {
         parent: u32,
         origin: u32,
     ) -> Step {
+        if self.tracer.is_some() {
+            return self.traced_builtin(b, g, args, parent, origin);
+        }
+        self.run_builtin(b, g, args, parent, origin)
+    }
+
+    /// [`Self::builtin`] with a tracer installed.
+    #[cold]
+    #[inline(never)]
+    fn traced_builtin(
+        &mut self,
+        b: Builtin,
+        g: Cell,
+        args: Addr,
+        parent: u32,
+        origin: u32,
+    ) -> Step {
+        use crate::engine::trace::TraceKind;
+        self.trace(TraceKind::Call, g, String::new());
+        let ok = self.run_builtin(b, g, args, parent, origin)?;
+        if !ok {
+            self.trace(TraceKind::Fail, g, String::new());
+        }
+        Ok(ok)
+    }
+
+    fn run_builtin(&mut self, b: Builtin, g: Cell, args: Addr, parent: u32, origin: u32) -> Step {
         let arg = |m: &Machine, i: u32| m.store.heap.get(Addr(args.0 + i));
         let done = |m: &mut Machine| {
             m.proof_node(parent, Rule::Builtin, g);

@@ -8,7 +8,7 @@ impl Machine {
     // ----------------------------------------------------------------
     // Tracing
 
-    pub(super) fn trace(
+    pub(crate) fn trace(
         &mut self,
         kind: crate::engine::trace::TraceKind,
         goal: Cell,

@@ -183,9 +183,6 @@ impl Machine {
             _ => {
                 if let Some(b) = self.builtin_of(f, n) {
                     self.inferences += 1;
-                    if self.tracer.is_some() {
-                        return self.traced_builtin(b, g, args, parent, origin);
-                    }
                     return self.builtin(b, g, args, parent, origin);
                 }
                 if let Some(rust) = self.foreign_of(f, n) {
@@ -226,26 +223,6 @@ impl Machine {
     fn trace_memo_hit(&mut self, g: Cell) {
         let why = "MEMO: it failed before with the same resources".to_string();
         self.trace(crate::engine::trace::TraceKind::Fail, g, why);
-    }
-
-    /// [`Self::builtin`] with a tracer installed: the call, and its
-    /// failure when it fails.
-    #[inline(never)]
-    fn traced_builtin(
-        &mut self,
-        b: Builtin,
-        g: Cell,
-        args: Addr,
-        parent: u32,
-        origin: u32,
-    ) -> Step {
-        use crate::engine::trace::TraceKind;
-        self.trace(TraceKind::Call, g, String::new());
-        let ok = self.builtin(b, g, args, parent, origin)?;
-        if !ok {
-            self.trace(TraceKind::Fail, g, String::new());
-        }
-        Ok(ok)
     }
 
     /// The error for a goal that is not a formula (kept out of
