@@ -660,7 +660,45 @@ impl Session {
                 message: m,
                 notes: Vec::new(),
             })?;
-        Ok(Prepared { cell, vars })
+        Ok(Prepared { cell, vars, file })
+    }
+
+    /// Warnings W002 and W003 about prepared goal `p`: the calls in it that
+    /// nothing can provide (see [`crate::logic::warnings::goal_check`]),
+    /// judged with the running context, the goal's own assumptions and the
+    /// modules it names.  `names` gives the predicate names a misspelling
+    /// may mean.
+    ///
+    /// ```
+    /// let mut s = lolli::Session::new();
+    /// s.load_str("t", "nat z. nat (s X) :- nat X.").unwrap();
+    /// let p = s.prepare("nat z, nta X").unwrap();
+    /// let w = s.goal_warnings(&p, &|| vec!["nat".to_string()]);
+    /// assert_eq!(w.len(), 1);
+    /// assert_eq!(w[0].kind.code(), "W002");
+    /// let p = s.prepare("(nta z -o nta X), nat z").unwrap();
+    /// assert!(s.goal_warnings(&p, &Vec::new).is_empty());
+    /// ```
+    pub fn goal_warnings(&self, p: &Prepared, names: &dyn Fn() -> Vec<String>) -> Vec<Warning> {
+        let text = self
+            .machine
+            .sources
+            .get(p.file)
+            .map_or("", |f| f.text.as_str());
+        let Ok(ast) = crate::syntax::parse_goal(text) else {
+            return Vec::new();
+        };
+        let m = &self.machine;
+        // Predicates written in Rust count as defined.
+        let context = |name: &str| match m.symbols.lookup(name) {
+            Some(sym) => {
+                let mut found = m.ctx.arities(sym);
+                found.extend(m.foreign.arities(sym));
+                found
+            }
+            None => Vec::new(),
+        };
+        crate::logic::warnings::goal_check(&ast, p.file, &context, names, &mut self.module_reader())
     }
 
     /// Start a prepared goal.
@@ -752,6 +790,8 @@ fn missing_file(path: &Path) -> Error {
 pub struct Prepared {
     cell: Cell,
     vars: Vec<(String, Cell)>,
+    /// The source holding the goal's text.
+    file: FileId,
 }
 
 impl Prepared {

@@ -212,14 +212,19 @@ fn modules_are_found_beside_files_on_the_command_line() {
 #[test]
 fn load_is_a_nested_top_level() {
     let dir = modules("load");
+    let run = lolli_in(
+        &dir,
+        &[],
+        "load (greet ann).\nhello X.\npop.\nhello X.\n",
+        &[],
+    );
+    assert_eq!((run.stdout.as_str(), run.code), ("X = ann\nno\n", 0));
+    // After `pop.` nothing defines `hello`: the last goal is told so.
     assert_eq!(
-        lolli_in(
-            &dir,
-            &[],
-            "load (greet ann).\nhello X.\npop.\nhello X.\n",
-            &[]
-        ),
-        ok("X = ann\nno\n")
+        run.stderr.matches("warning[W002]").count(),
+        1,
+        "{}",
+        run.stderr
     );
 }
 

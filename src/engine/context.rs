@@ -254,6 +254,27 @@ impl Context {
         }
     }
 
+    /// The numbers of arguments with which the index holds items for a
+    /// predicate named `name` (items of open scopes; a consumed resource
+    /// still counts), in increasing order.
+    pub fn arities(&self, name: SymId) -> Vec<u32> {
+        let has_items = |ix: usize| {
+            let all = self.preds[ix].all;
+            all.iter().any(|b| !self.buckets[b.0 as usize].is_empty())
+        };
+        let mut found: Vec<u32> = (0..SMALL_ARITY as u32)
+            .filter(|&n| self.pred_ix((name, n)).is_some_and(has_items))
+            .collect();
+        found.extend(
+            self.large_preds
+                .iter()
+                .filter(|&(&(f, _), &ix)| f == name && has_items(ix as usize))
+                .map(|(&(_, n), _)| n),
+        );
+        found.sort_unstable();
+        found
+    }
+
     /// The index of `pred`, made if it has none yet.
     fn ensure_pred(&mut self, pred: (SymId, u32)) -> usize {
         if let Some(ix) = self.pred_ix(pred) {

@@ -259,6 +259,14 @@ impl Foreign {
         self.preds.is_empty()
     }
 
+    /// The numbers of arguments with which `name` is registered.
+    pub fn arities(&self, name: SymId) -> impl Iterator<Item = u32> + '_ {
+        self.preds
+            .keys()
+            .filter(move |(f, _)| *f == name)
+            .map(|&(_, n)| n)
+    }
+
     /// The closure for `name/arity`, if registered.
     pub fn get(&self, name: SymId, arity: u32) -> Option<Rc<RefCell<ForeignFn>>> {
         self.preds.get(&(name, arity)).cloned()

@@ -18,7 +18,8 @@
 //! The analysis is static and errs on the side of silence: a call whose
 //! predicate is a variable is never reported, and once a program assumes a
 //! formula it cannot see (`F -o G` with `F` a variable, or a module named by
-//! a variable), any name that appears as a term anywhere counts as provided;
+//! a variable), any name that appears as a term anywhere counts as provided
+//! (with its arguments, or more: `F = p, F a -o G` provides `p a`);
 //! when a module it names cannot be found, no call is reported at all.
 //!
 //! Invariants: no recursion on the syntax tree (work lists instead), so deep
@@ -114,6 +115,15 @@ struct Summary {
 }
 
 impl Facts {
+    /// Whether something can provide clauses for `p`: a clause head, or,
+    /// once the program assumes a formula it cannot see, a name used as
+    /// data that a variable may carry to a head (`F = p, F a -o G` makes
+    /// `p` a head of one more argument than written with it).
+    fn can_provide(&self, p: &Pred) -> bool {
+        self.provided.contains(p)
+            || (self.open_world && (0..=p.1).any(|k| self.data.contains(&(p.0, k))))
+    }
+
     fn heads_of(&self, s: &Summary) -> &[Name] {
         &self.heads[s.heads.clone()]
     }
@@ -593,6 +603,117 @@ pub fn moves_command(
     })
 }
 
+/// W002 and W003 for a goal about to run (typed at the top level, or given
+/// with `-e`; its text is `file`): a call that nothing can provide.  A call
+/// is provided when the running context defines its predicate with that
+/// number of arguments (`context` gives the numbers for a name), when the
+/// goal itself assumes a clause for it (`p -o p`), when a module the goal
+/// names (`m --o G`, `load m`) or the modules that one names define it,
+/// or when it is a built-in or a connective.  As for files, a goal that
+/// assumes a formula it cannot see (`F -o G`) makes every name it uses as
+/// data count as provided, and a module that cannot be found silences the
+/// check.  `names` gives the predicate names a misspelling may mean (only
+/// called for a warning).
+pub fn goal_check(
+    goal: &Term,
+    file: FileId,
+    context: &dyn Fn(&str) -> Vec<u32>,
+    names: &dyn Fn() -> Vec<String>,
+    read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
+) -> Vec<Warning> {
+    let mut facts = Facts::default();
+    scan(Role::Goal(goal), Some(file), &mut facts, &mut Vec::new());
+    follow_modules(&mut facts, read_module);
+    let mut out = Vec::new();
+    if facts.missing_module {
+        return out;
+    }
+    let mut reported: HashSet<Pred, FastHash> = HashSet::default();
+    for u in facts.uses.iter().filter(|u| u.call) {
+        let (name, arity) = (facts.names.text(u.pred.0), u.pred.1);
+        if facts.can_provide(&u.pred) || !reported.insert(u.pred) {
+            continue;
+        }
+        let mut others = context(name);
+        if others.contains(&arity) {
+            continue;
+        }
+        others.extend(
+            facts
+                .provided
+                .iter()
+                .filter(|p| p.0 == u.pred.0)
+                .map(|p| p.1),
+        );
+        others.sort_unstable();
+        others.dedup();
+        let builtin: Vec<u32> = Builtin::ALL
+            .iter()
+            .filter(|(b, _)| *b == name)
+            .map(|&(_, n)| n)
+            .collect();
+        let always_fails = format!(
+            "nothing defines `{name}` with {}, so this call fails",
+            plural(arity)
+        );
+        let (kind, message, notes) = if !others.is_empty() {
+            let with: Vec<String> = others.iter().map(|&n| plural(n)).collect();
+            (
+                WarningKind::ArityMismatch,
+                format!(
+                    "`{name}` is called with {}, but it is defined with {}",
+                    plural(arity),
+                    with.join(" and with ")
+                ),
+                vec![
+                    always_fails,
+                    "predicates with the same name and different numbers of arguments \
+                     are different predicates"
+                        .to_string(),
+                ],
+            )
+        } else if !builtin.is_empty() {
+            let with: Vec<String> = builtin.iter().map(|&n| plural(n)).collect();
+            (
+                WarningKind::ArityMismatch,
+                format!(
+                    "`{name}` is called with {}, but the built-in takes {}",
+                    plural(arity),
+                    with.join(" or ")
+                ),
+                vec![always_fails],
+            )
+        } else {
+            let mut notes = vec![format!(
+                "no clause of the program or the context, no module and no assumption \
+                 of the goal has a head `{name}` with {}, and it is not a built-in: \
+                 the call fails",
+                plural(arity)
+            )];
+            let mut known = names();
+            known.extend(defined_names(&facts));
+            notes.extend(did_you_mean(name, &known));
+            (
+                WarningKind::UnknownPredicate,
+                format!(
+                    "`{name}` is called with {}, but nothing defines it",
+                    plural(arity)
+                ),
+                notes,
+            )
+        };
+        out.push(Warning {
+            kind,
+            file,
+            span: u.span.clone(),
+            message,
+            related: Vec::new(),
+            notes,
+        });
+    }
+    out
+}
+
 // ------------------------------------------------------------------ predicates
 
 fn plural(n: u32) -> String {
@@ -622,8 +743,7 @@ fn did_you_mean(name: &str, names: &[String]) -> Option<String> {
 
 /// Unknown predicates and names used with several arities.
 fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
-    let can_provide =
-        |p: &Pred| facts.provided.contains(p) || (facts.open_world && facts.data.contains(p));
+    let can_provide = |p: &Pred| facts.can_provide(p);
     // The reference arity of each name: that of its first definition, else its first use.
     let mut reference: HashMap<Name, &Use, FastHash> = HashMap::default();
     for u in facts.uses.iter().filter(|u| !u.call) {

@@ -163,6 +163,8 @@ pub struct Backend {
     memo_bounds: Option<(usize, usize)>,
     /// Where answers go as they are found, when set.
     stream: Option<AnswerStream>,
+    /// How the warnings about a goal are shown (`None`: not at all).
+    goal_warnings: Option<Severity>,
 }
 
 /// Receives the outputs of a query's answers while the query goes on to the
@@ -243,7 +245,16 @@ impl Backend {
             memo: Vec::new(),
             memo_bounds: None,
             stream: None,
+            goal_warnings: Some(Severity::Warning),
         })
+    }
+
+    /// How the warnings about each goal (W002 and W003: calls that nothing
+    /// can provide, [`Session::goal_warnings`]) are shown: as warnings
+    /// before its answers, as errors that keep it from running, or (`None`)
+    /// not at all.
+    pub fn set_goal_warnings(&mut self, severity: Option<Severity>) {
+        self.goal_warnings = severity;
     }
 
     /// Memoize the failures of predicate `name` (see
@@ -424,7 +435,26 @@ impl Backend {
         self.stop_pending();
         let mut r = Reply::new();
         let (cell, vars) = match self.session.prepare(text) {
-            Ok(p) => p.into_parts(),
+            Ok(p) => {
+                if let Some(severity) = self.goal_warnings {
+                    let m = &self.session.machine;
+                    let w = self
+                        .session
+                        .goal_warnings(&p, &|| inspect::predicate_names(m));
+                    if !w.is_empty() {
+                        let shown = self.session.render_warnings(&w, severity);
+                        if severity == Severity::Error {
+                            r.outputs.push(Output::Error(format!(
+                                "{shown}error: -W error makes the warnings above errors; \
+                                 the goal was not run\n"
+                            )));
+                            return r;
+                        }
+                        r.outputs.push(Output::Warning(shown));
+                    }
+                }
+                p.into_parts()
+            }
             Err(err) => {
                 r.outputs.push(Output::Error(self.session.render(&[err])));
                 return r;
