@@ -120,6 +120,13 @@ fn answers_come_one_at_a_time_on_demand() {
         b.input("(X = 1 ; X = 2), erase."),
         reply(vec![answer("X = 1")], Next::More)
     );
+    // No choice is left after the last answer: no `more?`.
+    assert_eq!(b.more(true), reply(vec![answer("X = 2")], Next::Goal));
+    // A choice is left, but leads nowhere: `no` when asked.
+    assert_eq!(
+        b.input("(X = 1 ; X = 2 ; X = 3), X < 3, erase."),
+        reply(vec![answer("X = 1")], Next::More)
+    );
     assert_eq!(b.more(true), reply(vec![answer("X = 2")], Next::More));
     assert_eq!(b.more(true), reply(vec![Output::No], Next::Goal));
     assert_eq!(b.depth(), 0);
@@ -275,7 +282,7 @@ fn context_shows_module_clauses_with_their_environment() {
     );
     assert_eq!(
         b.input("cnt K N."),
-        reply(vec![answer("K = key_1, N = 5")], Next::More)
+        reply(vec![answer("K = key_1, N = 5")], Next::Goal)
     );
 }
 
@@ -379,7 +386,7 @@ fn load_and_reload_keep_the_nesting() {
     );
     assert_eq!(
         b.input("colour C."),
-        reply(vec![answer("C = red")], Next::More)
+        reply(vec![answer("C = red")], Next::Goal)
     );
     assert_eq!(b.input("top."), reply(vec![Output::Opened(1)], Next::Goal));
     std::fs::write(&f, "colour blue.\n").unwrap();
@@ -395,7 +402,7 @@ fn load_and_reload_keep_the_nesting() {
     assert_eq!(b.depth(), 1);
     assert_eq!(
         b.input("colour C."),
-        reply(vec![answer("C = blue")], Next::More)
+        reply(vec![answer("C = blue")], Next::Goal)
     );
     assert_eq!(
         b.input(":load /no/such/file.lolli"),

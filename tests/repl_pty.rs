@@ -156,8 +156,6 @@ fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
     p.expect("waiting\r\n").unwrap();
     p.send("f (hello).\r").unwrap();
     p.expect("X = f hello").unwrap();
-    p.expect("more? ").unwrap();
-    p.send("\r").unwrap();
     p.expect("?- ").unwrap();
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();
@@ -194,8 +192,6 @@ fn output_to_a_file_leaves_the_editing_at_the_terminal() {
     p.expect("`:help` for help").unwrap();
     p.expect("?- ").unwrap();
     p.send_line("write hello, nl, X = 1.").unwrap();
-    p.expect("more? ").unwrap();
-    p.send("\r").unwrap();
     p.expect("?- ").unwrap();
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();
@@ -251,6 +247,32 @@ fn ctrl_d_pops_a_nested_level_and_bye_leaves() {
     ));
 }
 
+/// Goals that arrive together run in turn, none lost: several on one
+/// line, several lines in one write (a paste where the terminal does not
+/// mark pastes), and a bracketed paste of several lines.
+#[test]
+fn goals_typed_or_pasted_together_all_run() {
+    let dir = TempDir::new("paste");
+    let history = dir.0.join("history");
+    let mut p = spawn(&[], &history);
+    p.expect("?- ").unwrap();
+    p.send("A is 1 + 1. B is 2 + 2.\r").unwrap();
+    p.expect("A = 2").unwrap();
+    p.expect("B = 4").unwrap();
+    p.expect("?- ").unwrap();
+    p.send("C is 3 + 3.\rD is 4 + 4.\r").unwrap();
+    p.expect("C = 6").unwrap();
+    p.expect("D = 8").unwrap();
+    p.expect("?- ").unwrap();
+    p.send("\x1b[200~E is 5 + 5.\rF is 6 + 6.\x1b[201~\r")
+        .unwrap();
+    p.expect("E = 10").unwrap();
+    p.expect("F = 12").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("bye.").unwrap();
+    p.expect(Eof).unwrap();
+}
+
 /// Run the binary with `input` piped to stdin; (stdout, stderr, status).
 fn piped(args: &[&str], input: &str) -> (String, String, i32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lolli"))
@@ -303,6 +325,19 @@ jump f.
          yes\n\
          no\n\
          timing off\n"
+    );
+    assert_eq!((err.as_str(), status), ("", 0));
+}
+
+/// Several goals on one line run in turn; a goal may go on to the next
+/// line after another ended, and a command may follow a goal.
+#[test]
+fn piped_goals_several_on_a_line() {
+    let script = "X = 1. Y = 2. % two goals\nZ = f (3,\n 4). :time off\nread T. W = 5.\nt.\n";
+    let (out, err, status) = piped(&[], script);
+    assert_eq!(
+        out,
+        "X = 1\nY = 2\nZ = f (3, 4)\ntiming off\nT = t\nW = 5\n"
     );
     assert_eq!((err.as_str(), status), ("", 0));
 }

@@ -616,7 +616,9 @@ impl Backend {
                     }
                     r.outputs.extend(timing);
                     let go_on = match self.answers {
-                        Answers::Ask if bindings => {
+                        // An answer after which no choice is left is the
+                        // last: no `more?` then.
+                        Answers::Ask if bindings && self.session.machine.may_have_more() => {
                             self.pending = Some(p);
                             r.next = Next::More;
                             return;

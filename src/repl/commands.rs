@@ -156,6 +156,31 @@ pub fn is_command(line: &str) -> bool {
     line.trim_start().starts_with(':')
 }
 
+/// The first piece of a text given to a top level, and the rest: a
+/// command is one line; a goal ends at its first clause-ending `.`
+/// ([`crate::syntax::term_end`]), or is the whole text when it has none.
+/// Several goals on one line, or pasted as one piece, then run in turn.
+/// The rest is empty when only white space and comments remain.
+///
+/// ```
+/// use lolli::repl::commands::split_first;
+/// assert_eq!(split_first("p X. q.\n"), ("p X.", " q.\n"));
+/// assert_eq!(split_first(":time on\nq.\n"), (":time on\n", "q.\n"));
+/// assert_eq!(split_first("p 'a. b'. % done\n"), ("p 'a. b'. % done\n", ""));
+/// assert_eq!(split_first("p (X"), ("p (X", ""));
+/// ```
+pub fn split_first(text: &str) -> (&str, &str) {
+    let end = if is_command(text) {
+        text.find('\n').map(|i| i + 1)
+    } else {
+        crate::syntax::term_end(text)
+    };
+    match end {
+        Some(end) if !crate::syntax::is_blank(&text[end..]) => text.split_at(end),
+        _ => (text, ""),
+    }
+}
+
 /// Parse a command line (`:name args`).
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     let line = line.trim();

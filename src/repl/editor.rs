@@ -296,7 +296,7 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
         }
     }
     while backend.depth() >= stop_below {
-        let mut reply = match editor.readline(&backend.prompt()) {
+        let next = match editor.readline(&backend.prompt()) {
             Ok(line) => {
                 if !line.trim().is_empty() {
                     let _ = editor.add_history_entry(line.trim_end());
@@ -304,23 +304,30 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
                         save_history(editor.history_mut(), p);
                     }
                 }
-                backend.input(&line)
+                // Several goals in one submission (typed on one line, or
+                // pasted) run in turn, as if typed one after the other.
+                let mut text = line.as_str();
+                loop {
+                    let (piece, rest) = commands::split_first(text);
+                    let reply = backend.input(piece);
+                    let next = converse(backend, &mut more, reply);
+                    if next == Next::Quit || rest.is_empty() || backend.depth() < stop_below {
+                        break next;
+                    }
+                    text = rest;
+                }
             }
             Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => backend.eof(),
+            Err(ReadlineError::Eof) => {
+                let reply = backend.eof();
+                converse(backend, &mut more, reply)
+            }
             Err(e) => {
                 eprintln!("error: cannot read the terminal: {e}");
                 break;
             }
         };
-        loop {
-            show(&reply);
-            if reply.next != Next::More {
-                break;
-            }
-            reply = backend.more(more.ask());
-        }
-        if reply.next == Next::Quit {
+        if next == Next::Quit {
             break;
         }
         if let Some(h) = editor.helper_mut() {
@@ -331,6 +338,18 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
         signal_hook::low_level::unregister(id);
     }
     0
+}
+
+/// Show `reply`, and the next answers for as long as the person asks for
+/// them; what the last reply expects next.
+fn converse(backend: &mut Backend, more: &mut MoreReader, mut reply: Reply) -> Next {
+    loop {
+        show(&reply);
+        if reply.next != Next::More {
+            return reply.next;
+        }
+        reply = backend.more(more.ask());
+    }
 }
 
 fn save_history(history: &mut FileHistory, path: &std::path::Path) {

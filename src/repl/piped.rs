@@ -173,9 +173,21 @@ pub fn run(
     err: &mut dyn Write,
     stop_below: usize,
 ) -> i32 {
+    // What followed the last goal on its line (more goals, see
+    // [`commands::split_first`]): read before the next line.
+    let mut rest = String::new();
     while backend.depth() >= stop_below {
-        let goal = match read_goal(next_line) {
-            Ok(Some(goal)) => goal,
+        let mut first = std::mem::take(&mut rest);
+        let mut lines = || match first.is_empty() {
+            true => next_line(),
+            false => Ok(Some(std::mem::take(&mut first))),
+        };
+        let goal = match read_goal(&mut lines) {
+            Ok(Some(text)) => {
+                let (goal, after) = commands::split_first(&text);
+                rest = after.to_string();
+                goal.to_string()
+            }
             Ok(None) => break,
             Err(e) => {
                 let _ = out.flush();

@@ -856,6 +856,16 @@ impl Machine {
         result
     }
 
+    /// Whether the innermost query, stopped at an answer, may have more:
+    /// false when no choice point is left above its barrier (then
+    /// [`Self::next_answer`] could only say [`Event::Exhausted`]).
+    pub fn may_have_more(&self) -> bool {
+        !matches!(
+            self.choices.last().map(|c| &c.alt),
+            Some(Alternative::Barrier) | None
+        )
+    }
+
     /// Abandon the innermost query: undo everything it did.
     pub fn end_query(&mut self) {
         while let Some(ch) = self.choices.last() {
