@@ -252,6 +252,25 @@ fn context_marks_the_resources_still_available() {
     assert!(t.contains("(2 of 2 still available"), "{t}");
 }
 
+/// An assumed clause that quantifies shows its variables named after the
+/// binders (capitalized), not as `_V0`, and never with a name the query's
+/// own variables have.
+#[test]
+fn context_names_the_variables_of_assumed_quantified_clauses() {
+    let (mut b, _) = backend(&[], Answers::Ask);
+    let text = |r: Reply| match r.outputs.as_slice() {
+        [Output::Text(t)] => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    b.input("(forall x \\ p x :- q x) -o top.");
+    let t = text(b.input(":context"));
+    assert!(t.ends_with("  * p X :- q X.\n"), "{t}");
+    b.input("pop.");
+    b.input("(forall x \\ forall y \\ r x y :- q x, s X Y) -o top.");
+    let t = text(b.input(":context"));
+    assert!(t.ends_with("  * r X2 Y2 :- q X2, s X Y.\n"), "{t}");
+}
+
 #[test]
 fn context_shows_module_clauses_with_their_environment() {
     // The counter module of LANGUAGE.md section 6: its clauses show the

@@ -64,7 +64,9 @@ pub fn template_of_heap(
     let env_len = env.len() as u32;
     let mut nslots = env_len;
     // Clause-level quantifiers: replace by their bodies, binding the name to a fresh slot.
-    let root = strip_clause_binders(&mut cells, root, &mut nslots);
+    let mut binders = Vec::new();
+    let root = strip_clause_binders(&mut cells, root, &mut nslots, &mut binders);
+    let slot_names = slot_names(m, env_len, &binders);
     let mut alts = Vec::new();
     clause_alts(&cells, &|c| c, root, &mut alts)?;
     let mut scratch = Vec::new();
@@ -74,7 +76,7 @@ pub fn template_of_heap(
         .collect();
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
     let tpl = Template {
-        slot_names: (0..nslots).map(|i| format!("_V{i}")).collect(),
+        slot_names,
         cells,
         root,
         nslots,
@@ -87,7 +89,51 @@ pub fn template_of_heap(
     Ok((tpl, env))
 }
 
-fn strip_clause_binders(cells: &mut [Cell], c: Cell, nslots: &mut u32) -> Cell {
+/// Names for a generalized clause's slots, as `:context`, traces and
+/// proofs show its variables: a free variable (an environment slot) is
+/// `_V<i>`; a quantified one is named after its binder, with a capital so
+/// that it reads as a clause variable (`forall x \ p x :- q x` shows as
+/// `p X :- q X`), and a number added when the name is taken (by another
+/// slot, or by a variable of the running query, whose names the printers
+/// give its variables).
+fn slot_names(m: &Machine, env_len: u32, binders: &[u32]) -> Vec<String> {
+    let mut names: Vec<String> = (0..env_len).map(|i| format!("_V{i}")).collect();
+    for &id in binders {
+        let written = m
+            .binder_names
+            .get(id as usize)
+            .map_or("x", |&s| m.symbols.name(s));
+        let mut chars = written.chars();
+        let base: String = match chars.next() {
+            Some(c) if c.is_alphabetic() => c.to_uppercase().chain(chars).collect(),
+            _ => format!("X{written}"),
+        };
+        let mut name = base.clone();
+        let mut k = 1;
+        let taken = |n: &String| {
+            names.contains(n)
+                || m.query_names
+                    .last()
+                    .is_some_and(|q| q.iter().any(|(qn, _)| qn == n))
+        };
+        while taken(&name) {
+            k += 1;
+            name = format!("{base}{k}");
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// Replace the clause-level quantifiers of the clause at `c` by their
+/// bodies, each bound name by a fresh slot (from `*nslots` on); the
+/// binders' ids go to `binders`, in slot order.
+fn strip_clause_binders(
+    cells: &mut [Cell],
+    c: Cell,
+    nslots: &mut u32,
+    binders: &mut Vec<u32>,
+) -> Cell {
     let Cell::Struct(a) = c else { return c };
     let Cell::Functor(f, 2) = cells[a.ix()] else {
         return c;
@@ -97,8 +143,9 @@ fn strip_clause_binders(cells: &mut [Cell], c: Cell, nslots: &mut u32) -> Cell {
         if let Cell::Bound(id) = l {
             let slot = *nslots;
             *nslots += 1;
+            binders.push(id);
             replace_bound(cells, r, id, Cell::Ref(Addr(slot)));
-            return strip_clause_binders(cells, r, nslots);
+            return strip_clause_binders(cells, r, nslots, binders);
         }
         return c;
     }
@@ -109,11 +156,11 @@ fn strip_clause_binders(cells: &mut [Cell], c: Cell, nslots: &mut u32) -> Cell {
         _ => (false, false),
     };
     if cl {
-        let nl = strip_clause_binders(cells, l, nslots);
+        let nl = strip_clause_binders(cells, l, nslots, binders);
         cells[a.ix() + 1] = nl;
     }
     if cr {
-        let nr = strip_clause_binders(cells, r, nslots);
+        let nr = strip_clause_binders(cells, r, nslots, binders);
         cells[a.ix() + 2] = nr;
     }
     c

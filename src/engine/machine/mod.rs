@@ -566,7 +566,7 @@ pub struct Machine {
     epoch: Instant,
     /// The named variables of each query being run, innermost last (error
     /// messages and traces show a query's variables by their names).
-    query_names: Vec<Vec<(String, Cell)>>,
+    pub(crate) query_names: Vec<Vec<(String, Cell)>>,
     /// Beside `query_names`, for each query being run: the length of the
     /// proof log when it started, and whether its log is complete (proofs
     /// were recorded from its start and never stopped by `proof_limit`).
