@@ -555,7 +555,13 @@ impl Session {
             .map(|(f, items)| (*f, items.as_slice()))
             .collect();
         let context: Vec<&[crate::syntax::Item]> = old.iter().map(|i| i.as_slice()).collect();
-        let warnings = crate::logic::warnings::check(&checked, &context, &mut self.module_reader());
+        let foreign = self.machine.foreign.predicates();
+        let external: Vec<(&str, u32)> = foreign
+            .iter()
+            .map(|&(f, n)| (self.machine.symbols.name(f), n))
+            .collect();
+        let warnings =
+            crate::logic::warnings::check(&checked, &context, &external, &mut self.module_reader());
         self.checked.append(&mut self.unchecked);
         warnings
     }

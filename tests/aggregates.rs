@@ -111,6 +111,20 @@ fn rust_builtins_check_and_bind() {
             _ => Ok(None),
         }),
     );
+    // A program calling it is not told that nothing defines it (W002),
+    // but is told when the number of arguments is wrong (W003); so is a
+    // goal.
+    s.load_str("uses", "flip P Q :- swap P Q.\nbad P :- swap P.\n")
+        .unwrap();
+    let codes: Vec<&str> = s.take_warnings().iter().map(|w| w.kind.code()).collect();
+    assert_eq!(codes, ["W003"]);
+    let p = s.prepare("swap (1 - 2) P, swap P").unwrap();
+    let codes: Vec<&str> = s
+        .goal_warnings(&p, &Vec::new)
+        .iter()
+        .map(|w| w.kind.code())
+        .collect();
+    assert_eq!(codes, ["W003"]);
     assert_eq!(first(&mut s, "swap (1 - Y) P"), "P = Y - 1");
     assert_eq!(first(&mut s, "swap a P"), "no");
     let a = s.query("swap (1 - x) P").unwrap().next().unwrap().unwrap();

@@ -259,6 +259,11 @@ impl Foreign {
         self.preds.is_empty()
     }
 
+    /// Every registered predicate (name, number of arguments).
+    pub fn predicates(&self) -> Vec<(SymId, u32)> {
+        self.preds.keys().copied().collect()
+    }
+
     /// The numbers of arguments with which `name` is registered.
     pub fn arities(&self, name: SymId) -> impl Iterator<Item = u32> + '_ {
         self.preds

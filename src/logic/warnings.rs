@@ -137,13 +137,20 @@ impl Facts {
 
 /// The warnings for `checked` (files just loaded, with their items), in the
 /// company of `context` (files loaded before, which provide predicates only).
-/// `read_module` gives the items of a module by name, if it can be found.
+/// `read_module` gives the items of a module by name, if it can be found;
+/// `external` names the predicates defined outside any source (written in
+/// Rust), with their numbers of arguments.
 pub fn check(
     checked: &[(FileId, &[Item])],
     context: &[&[Item]],
+    external: &[(&str, u32)],
     read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
 ) -> Vec<Warning> {
     let mut facts = Facts::default();
+    for &(name, arity) in external {
+        let n = facts.names.id(name);
+        facts.provided.insert((n, arity));
+    }
     for items in context {
         scan_items(items, None, &mut facts);
     }
