@@ -704,7 +704,20 @@ impl Session {
             }
             None => Vec::new(),
         };
-        crate::logic::warnings::goal_check(&ast, p.file, &context, names, &mut self.module_reader())
+        let local = |name: &str, arity: u32| {
+            m.symbols
+                .fresh_of(name)
+                .into_iter()
+                .any(|sym| m.ctx.arities(sym).contains(&arity))
+        };
+        crate::logic::warnings::goal_check(
+            &ast,
+            p.file,
+            &context,
+            names,
+            &local,
+            &mut self.module_reader(),
+        )
     }
 
     /// Start a prepared goal.

@@ -619,13 +619,15 @@ pub fn moves_command(
 /// or when it is a built-in or a connective.  As for files, a goal that
 /// assumes a formula it cannot see (`F -o G`) makes every name it uses as
 /// data count as provided, and a module that cannot be found silences the
-/// check.  `names` gives the predicate names a misspelling may mean (only
-/// called for a warning).
+/// check.  `names` gives the predicate names a misspelling may mean, and
+/// `local` whether a name is a module's `LOCAL` predicate in the context
+/// at that number of arguments (both only called for a warning).
 pub fn goal_check(
     goal: &Term,
     file: FileId,
     context: &dyn Fn(&str) -> Vec<u32>,
     names: &dyn Fn() -> Vec<String>,
+    local: &dyn Fn(&str, u32) -> bool,
     read_module: &mut dyn FnMut(&str) -> Option<Vec<Item>>,
 ) -> Vec<Warning> {
     let mut facts = Facts::default();
@@ -697,9 +699,16 @@ pub fn goal_check(
                  the call fails",
                 plural(arity)
             )];
-            let mut known = names();
-            known.extend(defined_names(&facts));
-            notes.extend(did_you_mean(name, &known));
+            if local(name, arity) {
+                notes.push(format!(
+                    "`{name}` is a LOCAL name of a loaded module: only that module's \
+                     clauses can call it (it prints as `{name}_` and a number)"
+                ));
+            } else {
+                let mut known = names();
+                known.extend(defined_names(&facts));
+                notes.extend(did_you_mean(name, &known));
+            }
             (
                 WarningKind::UnknownPredicate,
                 format!(

@@ -122,6 +122,21 @@ impl Symbols {
         id
     }
 
+    /// The `LOCAL` symbols made from `name` by [`Self::fresh`] (one per
+    /// loading of a module declaring it).
+    pub fn fresh_of(&self, name: &str) -> Vec<SymId> {
+        (0..self.names.len())
+            .filter(|&i| {
+                let text = &*self.names[i];
+                text.strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    && !self.name_ids.contains_key(text)
+            })
+            .map(|i| SymId(i as u32))
+            .collect()
+    }
+
     /// The id of `text` if it was interned.
     pub fn lookup(&self, text: &str) -> Option<SymId> {
         self.name_ids.get(text).copied()
