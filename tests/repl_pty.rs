@@ -330,14 +330,17 @@ jump f.
 }
 
 /// Several goals on one line run in turn; a goal may go on to the next
-/// line after another ended, and a command may follow a goal.
+/// line after another ended, and a command may follow a goal; a lone `;`
+/// on its line is explained, not read as the start of the next goal.
 #[test]
 fn piped_goals_several_on_a_line() {
-    let script = "X = 1. Y = 2. % two goals\nZ = f (3,\n 4). :time off\nread T. W = 5.\nt.\n";
+    let script =
+        "X = 1. Y = 2. % two goals\nZ = f (3,\n 4). :time off\nread T. W = 5.\nt.\n;\nV = 6.\n";
     let (out, err, status) = piped(&[], script);
     assert_eq!(
         out,
-        "X = 1\nY = 2\nZ = f (3, 4)\ntiming off\nT = t\nW = 5\n"
+        "X = 1\nY = 2\nZ = f (3, 4)\ntiming off\nT = t\nW = 5\n\
+         `;` asks for the next answer at `more?`; here, type a goal ending with `.`\nV = 6\n"
     );
     assert_eq!((err.as_str(), status), ("", 0));
 }

@@ -5,8 +5,8 @@
 //! prompt, no banner, no notes about nesting.
 //!
 //! A goal may span lines; it ends at the line where
-//! [`crate::syntax::is_complete`] says it is complete (a `:`-command is one
-//! line).  At the end of input a goal without its final `.` still runs.
+//! [`crate::syntax::is_complete`] says it is complete (a `:`-command, or a
+//! lone `;`, is one line); several goals on one line run in turn.  At the end of input a goal without its final `.` still runs.
 //!
 //! Exit status: 0 at the end of input or `bye` (whether or not the goals
 //! had answers), 2 at the first error (its diagnostic on stderr; the goals
@@ -34,7 +34,9 @@ pub fn read_goal(
         if text.trim().is_empty() {
             text.clear();
             resume = crate::syntax::Resume::default();
-            if commands::is_command(&line) {
+            // A command is one line; so is a lone `;` (more answers are
+            // asked for at a terminal; the top level explains it).
+            if commands::is_command(&line) || line.trim() == ";" {
                 return Ok(Some(line));
             }
         }
