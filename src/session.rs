@@ -666,7 +666,12 @@ impl Session {
                 message: m,
                 notes: Vec::new(),
             })?;
-        Ok(Prepared { cell, vars, file })
+        Ok(Prepared {
+            cell,
+            vars,
+            file,
+            ast,
+        })
     }
 
     /// Warnings W002 and W003 about prepared goal `p`: the calls in it that
@@ -686,14 +691,6 @@ impl Session {
     /// assert!(s.goal_warnings(&p, &Vec::new).is_empty());
     /// ```
     pub fn goal_warnings(&self, p: &Prepared, names: &dyn Fn() -> Vec<String>) -> Vec<Warning> {
-        let text = self
-            .machine
-            .sources
-            .get(p.file)
-            .map_or("", |f| f.text.as_str());
-        let Ok(ast) = crate::syntax::parse_goal(text) else {
-            return Vec::new();
-        };
         let m = &self.machine;
         // Predicates written in Rust count as defined.
         let context = |name: &str| match m.symbols.lookup(name) {
@@ -711,7 +708,7 @@ impl Session {
                 .any(|sym| m.ctx.arities(sym).contains(&arity))
         };
         crate::logic::warnings::goal_check(
-            &ast,
+            &p.ast,
             p.file,
             &context,
             names,
@@ -811,6 +808,8 @@ pub struct Prepared {
     vars: Vec<(String, Cell)>,
     /// The source holding the goal's text.
     file: FileId,
+    /// The goal as parsed, for [`Session::goal_warnings`].
+    ast: crate::syntax::Term,
 }
 
 impl Prepared {
