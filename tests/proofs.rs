@@ -720,14 +720,52 @@ fn a_proof_past_the_memory_limit_is_an_error_not_a_crash() {
     assert!(
         err.starts_with(
             "error[E003]: the proof of answer 1 is too large to build within the memory \
-             limit: 1 step and more than "
-        ) && err.ends_with(" term cells\n = `--max-memory MB` sets the limit, 0 lifts it\n\n"),
+             limit: it has 1 step and more than "
+        ) && err.contains(" term cells, 0.")
+            && err.contains(" MB or more to build, and the limit leaves 0.")
+            && err.ends_with(" MB\n = `--max-memory MB` sets the limit, 0 lifts it\n\n"),
         "{err}"
     );
     // Without the limit it is printed.
     let (code, out, err) = lolli(&["--proof", "--max-memory", "0", "-e", large]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.ends_with(":: 9999 :: 10000 :: nil)\n"), "{out}");
+}
+
+#[test]
+fn a_proof_of_many_small_steps_counts_its_steps_against_the_memory_limit() {
+    // `deep 2000` makes 20,001 steps and 264,006 term cells.  Counted as
+    // cells only, at 120 bytes each (32 MB), 40 MB seemed enough; but each
+    // step costs about 1 KB besides its cells, and the run took 52 MB.
+    let goal = "deep 2000 C";
+    let (code, out, err) = lolli(&[
+        "bench/deep.lolli",
+        "--moves",
+        "deep",
+        "--max-memory",
+        "40",
+        "-e",
+        goal,
+    ]);
+    assert_eq!((code, out.as_str()), (2, "C = 2000\n"), "{err}");
+    assert!(
+        err.starts_with(
+            "error[E003]: the proof of answer 1 is too large to build within the memory \
+             limit: it has 20001 steps and more than "
+        ),
+        "{err}"
+    );
+    let (code, out, err) = lolli(&[
+        "bench/deep.lolli",
+        "--moves",
+        "deep",
+        "--max-memory",
+        "70",
+        "-e",
+        goal,
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("C = 2000\ndeep 2000 2000 :- "), "{out}");
 }
 
 #[test]

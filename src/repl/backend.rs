@@ -176,6 +176,24 @@ pub type AnswerStream = Box<dyn FnMut(&Reply) -> bool>;
 const TRACE_LINES: usize = 2000;
 
 /// `n steps`, or `1 step`.
+/// The size of a proof refused at `bound` term cells: its steps, and its
+/// cells when they were what passed the bound.
+fn size_text(size: crate::proof::ProofSize, bound: usize) -> String {
+    if bound == 0 {
+        step_count(size.steps)
+    } else {
+        format!(
+            "{} and more than {bound} term cells",
+            step_count(size.steps)
+        )
+    }
+}
+
+/// `bytes` in the megabytes of `--max-memory` (MiB), one decimal.
+fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+}
+
 fn step_count(n: usize) -> String {
     if n == 1 {
         "1 step".into()
@@ -565,9 +583,13 @@ impl Backend {
                         let m = &mut self.session.machine;
                         // Room for the proof: what the memory limit leaves,
                         // and no more than `KEPT_PROOF_CELLS` when it is only kept.
-                        let room = m.options.max_memory.map_or(usize::MAX, |limit| {
-                            limit.saturating_sub(m.memory_used())
-                                / crate::proof::build::BYTES_PER_CELL
+                        let left = m
+                            .options
+                            .max_memory
+                            .map(|limit| limit.saturating_sub(m.memory_used()));
+                        let steps = crate::proof::build::steps(m).unwrap_or(0);
+                        let room = left.map_or(usize::MAX, |left| {
+                            crate::proof::build::cells_within(left, steps)
                         });
                         let shown = self.proof_view.active();
                         let bound = if shown {
@@ -582,11 +604,18 @@ impl Backend {
                                 self.end_query();
                                 self.last_proof = None;
                                 r.outputs.push(Output::Answer(text));
+                                let need = crate::proof::ProofSize {
+                                    steps: size.steps,
+                                    cells: size.cells.max(bound.saturating_add(1)),
+                                };
                                 let e = crate::diagnostics::RuntimeError::new(format!(
                                     "the proof of answer {} is too large to build within the memory \
-                                     limit: {} and more than {bound} term cells",
+                                     limit: it has {}, {} or more to build, and the limit leaves \
+                                     {}",
                                     p.found,
-                                    step_count(size.steps)
+                                    size_text(size, bound),
+                                    megabytes(need.bytes()),
+                                    megabytes(left.unwrap_or(0))
                                 ))
                                 .note("`--max-memory MB` sets the limit, 0 lifts it");
                                 r.outputs
@@ -822,10 +851,9 @@ impl Backend {
     fn no_proof(&self) -> String {
         match self.proof_not_kept {
             Some(NotKept::Large(size, bound)) => format!(
-                "the proof of the last answer was not kept: it has {} and more than {bound} \
-                 term cells, more than the top level keeps (`lolli FILE --proof -e GOAL` \
-                 prints it)\n",
-                step_count(size.steps)
+                "the proof of the last answer was not kept: it has {}, more than the top \
+                 level keeps (`lolli FILE --proof -e GOAL` prints it)\n",
+                size_text(size, bound)
             ),
             Some(NotKept::Stopped(limit)) => format!(
                 "the proof of the last answer was not kept: its search went past {limit} \
