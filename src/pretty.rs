@@ -109,6 +109,9 @@ struct Cap {
 pub struct Printer<'m> {
     m: &'m Machine,
     names: RefCell<HashMap<Addr, String>>,
+    /// The names given so far (`names`' values, and reserved ones): no two
+    /// variables print alike.
+    taken: RefCell<std::collections::HashSet<String>>,
     next: RefCell<u32>,
     quote: bool,
     /// `None` prints in full (answers, `write`).
@@ -123,6 +126,7 @@ impl<'m> Printer<'m> {
         Printer {
             m,
             names: RefCell::new(HashMap::new()),
+            taken: RefCell::new(Default::default()),
             next: RefCell::new(1),
             quote: true,
             cap: None,
@@ -137,6 +141,7 @@ impl<'m> Printer<'m> {
         let p = Printer {
             m: self.m,
             names: RefCell::new(self.names.borrow().clone()),
+            taken: RefCell::new(self.taken.borrow().clone()),
             next: RefCell::new(*self.next.borrow()),
             quote: self.quote,
             cap: Some(Cap {
@@ -157,6 +162,7 @@ impl<'m> Printer<'m> {
         }
         *self.next.borrow_mut() = *p.next.borrow();
         *self.names.borrow_mut() = p.names.into_inner();
+        *self.taken.borrow_mut() = p.taken.into_inner();
         out
     }
 
@@ -176,13 +182,31 @@ impl<'m> Printer<'m> {
     }
 
     /// Give the unbound variable `v` a name.
+    /// A variable keeps its first name; a name another variable has
+    /// already (or one [reserved](Self::reserve)) gets a number: `N2`.
     pub fn name_var(&self, v: Cell, name: &str) {
         if let Cell::Ref(a) = self.m.store.deref(v) {
-            self.names
-                .borrow_mut()
-                .entry(a)
-                .or_insert_with(|| name.to_string());
+            let mut names = self.names.borrow_mut();
+            if names.contains_key(&a) {
+                return;
+            }
+            let mut taken = self.taken.borrow_mut();
+            let mut given = name.to_string();
+            let mut k = 1;
+            while taken.contains(&given) {
+                k += 1;
+                given = format!("{name}{k}");
+            }
+            taken.insert(given.clone());
+            names.insert(a, given);
         }
+    }
+
+    /// Keep `name` from the variables named after this call (see
+    /// [`Self::name_var`]): a proof reserves the query's names, so that a
+    /// clause's own `N` does not read as the answer's.
+    pub fn reserve(&self, name: &str) {
+        self.taken.borrow_mut().insert(name.to_string());
     }
 
     /// Whether `c` dereferences to an unbound variable.
@@ -210,6 +234,7 @@ impl<'m> Printer<'m> {
         let p = Printer {
             m: self.m,
             names: RefCell::new(self.names.borrow().clone()),
+            taken: RefCell::new(self.taken.borrow().clone()),
             next: RefCell::new(*self.next.borrow()),
             quote: false,
             cap: None,
@@ -250,8 +275,14 @@ impl<'m> Printer<'m> {
             return n.clone();
         }
         let mut next = self.next.borrow_mut();
-        let n = format!("_{}", *next);
+        let mut taken = self.taken.borrow_mut();
+        let mut n = format!("_{}", *next);
         *next += 1;
+        while taken.contains(&n) {
+            n = format!("_{}", *next);
+            *next += 1;
+        }
+        taken.insert(n.clone());
         self.names.borrow_mut().insert(a, n.clone());
         n
     }
@@ -292,7 +323,12 @@ impl<'m> Printer<'m> {
             Cell::Eigen(e) => {
                 let info = m.store.heap.eigens.get(e as usize);
                 let name = info.map_or("c", |i| m.symbols.name(i.name));
-                out.push_str(&format!("{name}_{e}"));
+                // `x_0`, unless a symbol prints so: then `x_0_` (and so on).
+                let mut text = format!("{name}_{e}");
+                while m.symbols.is_taken(&text) {
+                    text.push('_');
+                }
+                out.push_str(&text);
             }
             Cell::Bound(id) => {
                 let name = m

@@ -733,6 +733,57 @@ fn a_proof_past_the_memory_limit_is_an_error_not_a_crash() {
 }
 
 #[test]
+fn fresh_constants_never_print_like_the_programs_names() {
+    // A `forall` constant prints as `x_0` unless a name is written so...
+    let (code, out, err) = lolli(&["--proof", "-e", "forall x \\ not (x = x_0)"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "yes\nforall forall x \\ not (x = x_0)   fresh: x_0_\n  builtin not (x_0_ = x_0)\n"
+    );
+    // ... and a module's LOCAL name `key` (`key_1` when toggle.lolli is
+    // loaded) moves aside when the goal writes `key_1` after it.
+    let goal = "sw key_1 on -o (state S done, sw key_1 on)";
+    let (code, out, err) = lolli(&["programs/toggle.lolli", "--proof", "-e", goal]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.contains("atom sw key_1_ off   consumed: sw key_1_ off")
+            && out.contains("atom sw key_1 on   consumed: sw key_1 on"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_modules_clauses_do_not_take_the_querys_variable_names() {
+    // `get N` is the query's: the clauses show their own as `N2`.
+    let dir = std::env::temp_dir().join(format!("lolli-proof-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("counter.lolli"),
+        "MODULE counter Start.\nLOCAL key.\nLINEAR cnt key Start.\n\
+         get N G :- cnt key N, (cnt key N -o G).\ndone N :- cnt key N.\n",
+    )
+    .unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    let (code, out, err) = lolli(&[
+        "-I",
+        dir_arg,
+        "--proof",
+        "-e",
+        "counter 5 --o get N (done N)",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.starts_with(
+            "N = 5\nlolli counter 5 --o get 5 (done 5)   assumed: cnt key_1 5, \
+             (get N2 G :- cnt key_1 N2, cnt key_1 N2 -o G), (done N2 :- cnt key_1 N2)\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_proof_of_many_small_steps_counts_its_steps_against_the_memory_limit() {
     // `deep 2000` makes 20,001 steps and 264,006 term cells.  Counted as
     // cells only, at 120 bytes each (32 MB), 40 MB seemed enough; but each

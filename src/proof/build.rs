@@ -225,7 +225,7 @@ fn build_unchecked(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
     }
     let mut resources: HashMap<u32, Resource> = HashMap::new();
     for &e in &used {
-        if let Some(r) = resource(m, &printer, e, shown.get(&e)) {
+        if let Some(r) = resource(m, &printer, vars, e, shown.get(&e)) {
             resources.insert(e, r);
         }
     }
@@ -353,10 +353,13 @@ fn display_cell(m: &mut Machine, e: u32) -> Option<(Cell, Vec<(Cell, String)>)> 
     Some((c, names))
 }
 
-/// Entry `e` as a [`Resource`].
+/// Entry `e` as a [`Resource`].  A program clause's variables print with
+/// the names written in it, numbered where the query has the name
+/// (`vars`): its `N` is not the answer's `N`.
 fn resource(
     m: &Machine,
     printer: &Printer<'_>,
+    vars: &[(String, Cell)],
     e: u32,
     shown: Option<&(Cell, Vec<(Cell, String)>)>,
 ) -> Option<Resource> {
@@ -375,6 +378,9 @@ fn resource(
             let text = match shown {
                 Some((c, names)) => {
                     let p = Printer::new(m);
+                    for (name, _) in vars {
+                        p.reserve(name);
+                    }
                     for (v, n) in names {
                         p.name_var(*v, n);
                     }

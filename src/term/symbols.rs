@@ -1,9 +1,15 @@
 //! The symbol table: interned names (`SymId`) and interned string literals (`StrId`).
 //!
-//! Invariant: the connectives and built-in names listed in [`sym`] are interned
-//! first, in that order, so their ids are compile-time constants.  Interning is
-//! append-only: an id, once handed out, names the same text for the life of the
-//! table.
+//! Invariants:
+//! - The connectives and built-in names listed in [`sym`] are interned
+//!   first, in that order, so their ids are compile-time constants.
+//!   Interning is append-only: an id, once handed out, names the same
+//!   symbol for the life of the table.
+//! - A fresh symbol ([`Symbols::fresh`], a module's `LOCAL` name) has a
+//!   text no other symbol has, so printed terms never show two symbols
+//!   alike: it is chosen unlike every name interned so far, and when a
+//!   name like it is interned later, the fresh symbol's text changes (a
+//!   `_` is added).  Interned names keep their text for good.
 
 use std::collections::HashMap;
 
@@ -77,6 +83,10 @@ pub struct Symbols {
     strings: Vec<Box<str>>,
     string_ids: HashMap<Box<str>, StrId>,
     fresh_count: u32,
+    /// The fresh symbols by their current text.
+    fresh_ids: HashMap<Box<str>, SymId>,
+    /// Each fresh symbol with the name it was made from, oldest first.
+    fresh_made: Vec<(Box<str>, SymId)>,
 }
 
 impl Default for Symbols {
@@ -94,6 +104,8 @@ impl Symbols {
             strings: Vec::new(),
             string_ids: HashMap::new(),
             fresh_count: 0,
+            fresh_ids: HashMap::new(),
+            fresh_made: Vec::new(),
         };
         for text in sym::TEXTS {
             table.intern(text);
@@ -106,34 +118,51 @@ impl Symbols {
         if let Some(&id) = self.name_ids.get(text) {
             return id;
         }
+        if let Some(fresh) = self.fresh_ids.remove(text) {
+            // A fresh symbol printed like this name: it moves aside.
+            let mut moved = format!("{text}_");
+            while self.is_taken(&moved) {
+                moved.push('_');
+            }
+            self.names[fresh.0 as usize] = moved.as_str().into();
+            self.fresh_ids.insert(moved.into(), fresh);
+        }
         let id = SymId(self.names.len() as u32);
         self.names.push(text.into());
         self.name_ids.insert(text.into(), id);
         id
     }
 
+    /// Whether some symbol, interned or fresh, prints as `text`.
+    pub fn is_taken(&self, text: &str) -> bool {
+        self.name_ids.contains_key(text) || self.fresh_ids.contains_key(text)
+    }
+
     /// A new symbol that no text interns to: a module's `LOCAL` name for one
-    /// loading of the module.  It prints as `name_N`.
+    /// loading of the module.  It prints as `name_N`, with the first `N`
+    /// that no other symbol prints as (see the module's invariants).
     pub fn fresh(&mut self, name: &str) -> SymId {
         let id = SymId(self.names.len() as u32);
-        self.fresh_count += 1;
-        self.names
-            .push(format!("{name}_{}", self.fresh_count).into());
+        let text = loop {
+            self.fresh_count += 1;
+            let text = format!("{name}_{}", self.fresh_count);
+            if !self.is_taken(&text) {
+                break text;
+            }
+        };
+        self.names.push(text.as_str().into());
+        self.fresh_ids.insert(text.into(), id);
+        self.fresh_made.push((name.into(), id));
         id
     }
 
     /// The `LOCAL` symbols made from `name` by [`Self::fresh`] (one per
     /// loading of a module declaring it).
     pub fn fresh_of(&self, name: &str) -> Vec<SymId> {
-        (0..self.names.len())
-            .filter(|&i| {
-                let text = &*self.names[i];
-                text.strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix('_'))
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                    && !self.name_ids.contains_key(text)
-            })
-            .map(|i| SymId(i as u32))
+        self.fresh_made
+            .iter()
+            .filter(|(made_from, _)| &**made_from == name)
+            .map(|&(_, id)| id)
             .collect()
     }
 
@@ -182,5 +211,22 @@ mod tests {
         let x = s.intern("peg");
         assert_eq!(s.intern("peg"), x);
         assert_eq!(s.name(x), "peg");
+    }
+
+    #[test]
+    fn fresh_symbols_never_print_like_another_symbol() {
+        let mut s = Symbols::new();
+        let taken = s.intern("key_1");
+        let a = s.fresh("key");
+        assert_eq!(s.name(a), "key_2");
+        assert_ne!(s.intern("key_2"), a);
+        // The fresh symbol moved aside for the name interned after it.
+        assert_eq!(s.name(a), "key_2_");
+        assert_eq!(s.name(taken), "key_1");
+        s.intern("key_2__");
+        assert_eq!(s.intern("key_2_"), SymId(s.names.len() as u32 - 1));
+        assert_eq!(s.name(a), "key_2___");
+        assert_eq!(s.fresh_of("key"), vec![a]);
+        assert_eq!(s.lookup("key_2___"), None);
     }
 }
