@@ -874,6 +874,30 @@ fn a_latex_step_shows_a_long_delta_cut_short() {
 }
 
 #[test]
+fn a_latex_step_shows_a_long_goal_cut_short_and_names_the_engine_for_unicode() {
+    // TeX cannot set one `\texttt` of much more than 3,000 characters: a
+    // goal with a list of 600 numbers stopped pdflatex.
+    let list: Vec<String> = (0..600).map(|i| i.to_string()).collect();
+    let goal = format!("X = ({} :: nil)", list.join(" :: "));
+    let (code, out, err) = lolli(&["--proof=latex", "-e", &goal]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let step = out.lines().find(|l| l.starts_with("\\UnaryInfC")).unwrap();
+    assert!(step.len() < 2100, "{step}");
+    assert!(
+        step.ends_with("301}\\ldots{} (6189 more characters)}"),
+        "{step}"
+    );
+    assert!(out.starts_with("% X = 0 :: 1 :: "), "{}", &out[..100]);
+    // Names beyond ASCII need xelatex or lualatex (or \newunicodechar).
+    let (code, out, _) = lolli(&["--proof=latex", "-e", "p é -o p X"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("% the proof has characters beyond ASCII: typeset it with xelatex"),
+        "{out}"
+    );
+}
+
+#[test]
 fn cli_moves_lists_the_jumps() {
     let (code, out, err) = lolli(&[
         "programs/solitaire.lolli",

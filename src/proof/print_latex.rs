@@ -11,7 +11,8 @@
 //! Invariant: the text is linear in the proof's size.  Δ repeats at every
 //! step below the one that consumed its resources, so a long Δ shows at
 //! most [`MAX_DELTA`] resources and [`MAX_DELTA_CHARS`] characters of them,
-//! then `\ldots{} (N more)`.
+//! then `\ldots{} (N more)`; a goal shows at most [`MAX_GOAL_CHARS`]
+//! characters, so that every line can be typeset.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +27,14 @@ pub fn latex(answer: &str, proof: &Proof) -> String {
         body
     }));
     out.push_str("\\end{prooftree}\n");
+    if !out.is_ascii() {
+        // pdflatex stops at the first character it has no definition for.
+        out.insert_str(
+            0,
+            "% the proof has characters beyond ASCII: typeset it with xelatex or \
+             lualatex, or declare them with \\newunicodechar\n",
+        );
+    }
     out
 }
 
@@ -52,9 +61,26 @@ fn emit<'p>(out: &mut String, n: &'p Node) -> BTreeMap<u32, &'p Resource> {
         } else {
             format!("{} ", delta.join(", "))
         },
-        tt(&n.goal_text)
+        goal_tt(&n.goal_text)
     ));
     used
+}
+
+/// The most characters of a goal a step shows: TeX cannot set a line
+/// much longer than about 3,000 characters of `\texttt`.
+pub const MAX_GOAL_CHARS: usize = 2000;
+
+/// A step's goal in `\texttt{}`, cut after [`MAX_GOAL_CHARS`] characters
+/// with `\ldots{} (N more characters)`.
+fn goal_tt(goal: &str) -> String {
+    match goal.char_indices().nth(MAX_GOAL_CHARS) {
+        None => tt(goal),
+        Some((cut, _)) => format!(
+            "{}\\ldots{{}} ({} more characters)",
+            tt(&goal[..cut]),
+            goal[cut..].chars().count()
+        ),
+    }
 }
 
 /// Emit premises so that at most five stand above the next inference;
