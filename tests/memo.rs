@@ -131,6 +131,24 @@ fn a_tiny_table_evicts_and_still_answers_alike() {
 }
 
 #[test]
+fn a_failure_under_one_binding_of_a_module_parameter_is_not_reused_under_another() {
+    // `t :- q P`: with P = b it fails, with P = a it succeeds, in the same
+    // goal and in the next one (where P is fresh again).
+    let (code, out, err) = lolli(&[
+        "tests/memo/param.lolli",
+        "--stats",
+        "-e",
+        "go",
+        "-e",
+        "setp b, t",
+        "-e",
+        "setp a, t",
+    ]);
+    assert_eq!((code, out.as_str()), (1, "yes\nno\nyes\n"), "{err}");
+    assert!(err.contains("1 key"), "{err}");
+}
+
+#[test]
 fn calls_in_a_non_ground_context_are_not_memoized() {
     // The resource `r X` is not ground: no key is exact, nothing is recorded.
     let (code, out, err) = lolli(&[

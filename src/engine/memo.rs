@@ -255,6 +255,11 @@ pub struct MemoTable {
     /// under: a key leaves out the unbounded entries below it, so keys of
     /// one base mean nothing under another.
     keys_base: u32,
+    /// The parameters of the modules in the base (their environment
+    /// blocks in `Context::envs`, as start and length): a base clause
+    /// that mentions a parameter means what the parameter's binding makes
+    /// it, so keys hold the parameters' values (see [`Machine::memo_enter`]).
+    base_params: Vec<(u32, u32)>,
     /// Counters.
     pub stats: MemoStats,
     /// Reused buffers (no allocation per memoized call or assumed resource).
@@ -309,6 +314,7 @@ impl MemoTable {
             terms: HashMap::default(),
             terms_bytes: 0,
             keys_base: 0,
+            base_params: Vec::new(),
             stats: MemoStats::default(),
             scratch: Scratch::default(),
         }
@@ -569,6 +575,16 @@ impl Machine {
     pub(crate) fn reset_memo_keys(&mut self) {
         self.memo.clear();
         self.memo.keys_base = self.ctx.memo.base;
+        let mut params = Vec::new();
+        for e in &self.ctx.entries[..self.ctx.memo.base as usize] {
+            if let super::context::Source::Template { tpl, env } = e.source {
+                let len = self.templates[tpl as usize].env_len;
+                if len > 0 && !params.contains(&(env, len)) {
+                    params.push((env, len));
+                }
+            }
+        }
+        self.memo.base_params = params;
     }
 
     /// Turn the memo sums on: the program so far is the fixed base, every
@@ -716,6 +732,21 @@ impl Machine {
     /// At a call of a memoized predicate: false if the table says it fails;
     /// otherwise set up the detection of its failure (when the key is exact).
     pub(crate) fn memo_enter(&mut self, goal: Cell) -> bool {
+        // With module parameters in the base (`MODULE m P.` loaded from the
+        // command line: each goal gets P fresh), the call's meaning depends
+        // on their bindings as on the call's own arguments: the key is that
+        // of the call with the parameters as extra arguments.  (Every key
+        // of a table has them, so no key of one shape meets one of the
+        // other.)
+        let goal = if self.memo.base_params.is_empty() {
+            goal
+        } else {
+            let mut args = vec![goal];
+            for &(env, len) in &self.memo.base_params {
+                args.extend_from_slice(&self.ctx.envs[env as usize..(env + len) as usize]);
+            }
+            self.store.heap.new_struct(crate::term::sym::TRUE, &args)
+        };
         let mut sc = std::mem::take(&mut self.memo.scratch);
         let known = match self.memo_hash(goal, &mut sc) {
             None => None,
