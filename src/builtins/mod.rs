@@ -165,6 +165,17 @@ impl Builtin {
         )
     }
 
+    /// The positions of the arguments the built-in runs as goals
+    /// (`findall T G L` runs `G`): what they call is called.
+    pub fn goal_args(self) -> &'static [usize] {
+        use Builtin::*;
+        match self {
+            Findall | Telling | Seeing => &[1],
+            Count | Not | Once | Timing => &[0],
+            _ => &[],
+        }
+    }
+
     /// Every built-in name with its arity, for documentation and completion.
     pub const ALL: &'static [(&'static str, u32)] = &[
         ("write", 1),

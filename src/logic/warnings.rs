@@ -274,7 +274,11 @@ fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec
         return;
     }
     let Some((name, args)) = atom(t) else {
-        // A variable (called at run time), a number or a string.
+        // A variable (called at run time), a number or a string.  (A goal
+        // variable is not followed by the `MEMO` checks: in the
+        // continuation-passing style of Lolli programs nearly every
+        // predicate calls one, and what it holds is known only at run
+        // time; LANGUAGE.md section 10 says so.)
         return;
     };
     match (name, args) {
@@ -315,14 +319,22 @@ fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec
         }
         _ => {
             let arity = args.len() as u32;
-            work.extend(args.iter().map(Role::Data));
             if let Some(b) = Builtin::lookup(name, arity) {
                 if b.has_side_effects() {
                     let e = facts.names.id(name);
                     facts.effects.push(e);
                 }
+                // `not G`, `findall T G L`, ...: what G calls is called.
+                for (i, a) in args.iter().enumerate() {
+                    work.push(if b.goal_args().contains(&i) {
+                        Role::Goal(a)
+                    } else {
+                        Role::Data(a)
+                    });
+                }
                 return;
             }
+            work.extend(args.iter().map(Role::Data));
             if is_connective(name, arity) {
                 return;
             }
