@@ -830,8 +830,9 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                 continue;
             }
             let mut notes = vec![format!(
-                "no clause, module or assumption has a head `{name}` with {}, \
-                 and it is not a built-in: the call always fails",
+                "no clause, module or assumption in the program has a head `{name}` \
+                 with {}, and it is not a built-in: unless a goal assumes clauses for it, \
+                 the call fails",
                 plural(arity)
             )];
             let defined = defined.get_or_insert_with(|| defined_names(facts));
