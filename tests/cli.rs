@@ -104,9 +104,16 @@ fn count_records_no_proofs_it_would_not_print() {
         let args = ["--count", view, "--max-memory", "1", "-e", big];
         assert_eq!(lolli(&args), ok("1\n"), "{view}");
     }
-    // `--check-proofs` still checks each proof counted.
+    // `--check-proofs` still checks each proof counted; one too large to
+    // build is an error, and the answer is not printed for all that.
     let g = "a -o a -o (a , a)";
     assert_eq!(lolli(&["--count", "--check-proofs", "-e", g]), ok("2\n"));
+    let big = "findall X (between 1 6000 X) L";
+    let run = lolli(&["--count", "--check-proofs", "--max-memory", "1", "-e", big]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(run
+        .stderr
+        .starts_with("error[E003]: the proof of answer 1 is too large"));
 }
 
 #[test]

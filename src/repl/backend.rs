@@ -603,7 +603,9 @@ impl Backend {
                             Err(size) if shown => {
                                 self.end_query();
                                 self.last_proof = None;
-                                r.outputs.push(Output::Answer(text));
+                                if !matches!(self.answers, Answers::Count(_)) {
+                                    r.outputs.push(Output::Answer(text));
+                                }
                                 let need = crate::proof::ProofSize {
                                     steps: size.steps,
                                     cells: size.cells.max(bound.saturating_add(1)),
