@@ -181,9 +181,9 @@ impl<'m> Printer<'m> {
         false
     }
 
-    /// Give the unbound variable `v` a name.
-    /// A variable keeps its first name; a name another variable has
-    /// already (or one [reserved](Self::reserve)) gets a number: `N2`.
+    /// Give the unbound variable `v` a name.  A variable keeps its first
+    /// name; a name another variable has already (or one
+    /// [reserved](Self::reserve)) gets a number: `N2`.
     pub fn name_var(&self, v: Cell, name: &str) {
         if let Cell::Ref(a) = self.m.store.deref(v) {
             let mut names = self.names.borrow_mut();

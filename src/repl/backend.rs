@@ -175,7 +175,6 @@ pub type AnswerStream = Box<dyn FnMut(&Reply) -> bool>;
 /// Most trace lines kept for one step of a query.
 const TRACE_LINES: usize = 2000;
 
-/// `n steps`, or `1 step`.
 /// The size of a proof refused at `bound` term cells: its steps, and its
 /// cells when they were what passed the bound.
 fn size_text(size: crate::proof::ProofSize, bound: usize) -> String {
@@ -194,6 +193,7 @@ fn megabytes(bytes: usize) -> String {
     format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
 }
 
+/// `n steps`, or `1 step`.
 fn step_count(n: usize) -> String {
     if n == 1 {
         "1 step".into()
