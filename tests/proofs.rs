@@ -874,6 +874,26 @@ fn a_latex_step_shows_a_long_delta_cut_short() {
 }
 
 #[test]
+fn a_long_resource_in_a_latex_delta_does_not_hide_the_short_ones_after_it() {
+    // Δ of the step proving `p` holds `a`, a 1,500-character list and `b`:
+    // the list does not fit in the 1,000 characters Δ may show, `b` does.
+    let list: Vec<String> = (0..300).map(|i| i.to_string()).collect();
+    let goal = format!(
+        "a -o r ({}) -o b -o ((a , r L , b) -o p) => p",
+        list.join(" :: ")
+    );
+    let (code, out, err) = lolli(&["--proof=latex", "-e", &goal]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(
+        out.contains("{\\texttt{a}, \\texttt{b}, \\ldots{} (1 more) $\\vdash$ \\texttt{p}}"),
+        "{}",
+        out.lines()
+            .filter(|l| l.contains("vdash$ \\texttt{p}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+#[test]
 fn a_latex_step_shows_a_long_goal_cut_short_and_names_the_engine_for_unicode() {
     // TeX cannot set one `\texttt` of much more than 3,000 characters: a
     // goal with a list of 600 numbers stopped pdflatex.

@@ -114,18 +114,22 @@ pub const MAX_DELTA: usize = 8;
 /// The most characters of resource text a step's Δ shows.
 pub const MAX_DELTA_CHARS: usize = 1000;
 
-/// Δ as printed: the resources in order, cut (at a resource's end) after
-/// [`MAX_DELTA`] of them or [`MAX_DELTA_CHARS`] characters, with a final
-/// `\ldots{} (N more)` for the rest.
+/// Δ as printed: the resources in order, at most [`MAX_DELTA`] of them
+/// and [`MAX_DELTA_CHARS`] characters of their text, with a final
+/// `\ldots{} (N more)` for the rest.  A resource whose text does not fit
+/// in what is left of the budget is passed over, not the ones after it:
+/// one long resource does not hide the short ones.
 fn shown_delta(used: &BTreeMap<u32, &Resource>) -> Vec<String> {
     let mut shown = Vec::new();
     let mut chars = 0;
     for r in used.values() {
-        chars += r.text.len();
-        if shown.len() == MAX_DELTA || chars > MAX_DELTA_CHARS {
+        if shown.len() == MAX_DELTA {
             break;
         }
-        shown.push(tt(&r.text));
+        if chars + r.text.len() <= MAX_DELTA_CHARS {
+            chars += r.text.len();
+            shown.push(tt(&r.text));
+        }
     }
     if shown.len() < used.len() {
         shown.push(format!("\\ldots{{}} ({} more)", used.len() - shown.len()));
