@@ -741,11 +741,17 @@ impl Machine {
         let goal = if self.memo.base_params.is_empty() {
             goal
         } else {
-            let mut args = vec![goal];
+            // The machine's scratch stack is free here (the call's index
+            // keys are computed after this).
+            let mut args = std::mem::take(&mut self.scratch);
+            args.clear();
+            args.push(goal);
             for &(env, len) in &self.memo.base_params {
                 args.extend_from_slice(&self.ctx.envs[env as usize..(env + len) as usize]);
             }
-            self.store.heap.new_struct(crate::term::sym::TRUE, &args)
+            let wrapped = self.store.heap.new_struct(crate::term::sym::TRUE, &args);
+            self.scratch = args;
+            wrapped
         };
         let mut sc = std::mem::take(&mut self.memo.scratch);
         let known = match self.memo_hash(goal, &mut sc) {

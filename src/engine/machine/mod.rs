@@ -550,7 +550,9 @@ pub struct Machine {
     slack: u32,
     aux: Vec<u32>,
     slots: Vec<Option<Cell>>,
-    scratch: Vec<Cell>,
+    /// A reusable work stack: index keys of calls, memo calls with module
+    /// parameters.
+    pub(crate) scratch: Vec<Cell>,
     outputs: Vec<effects::OutFile>,
     output: u32,
     /// A `telling` file that could not be flushed while backtracking left
