@@ -659,6 +659,31 @@ fn trace_shows_why_a_search_fails_at_the_depth_of_each_step() {
 }
 
 #[test]
+fn trace_shows_clauses_with_the_local_names_of_their_loading() {
+    // The call shows the constant made for `key` at this loading (`key_1`);
+    // the clauses used show the same constant, not the source's `key`, and
+    // a clause variable named like a query variable is numbered.
+    let (mut b, _) = backend(&["programs/toggle.lolli".into()], Answers::Take(1));
+    b.input(":trace on");
+    let r = b.input("state S done.");
+    let [Output::Text(trace), ..] = &r.outputs[..] else {
+        panic!("{:?}", r.outputs);
+    };
+    assert_eq!(
+        trace,
+        "call state S done\n  \
+           by using state S2 G :- sw key_1 S2, sw key_1 S2 -o G  (programs/toggle.lolli:45)\n  \
+         call sw key_1 S\n    \
+           by consuming sw key_1 off  (programs/toggle.lolli:39)\n  \
+         assume sw key_1 off linearly, to prove done\n  \
+         call done\n    \
+           by using done :- sw key_1 _  (programs/toggle.lolli:48)\n    \
+         call sw key_1 _1\n      \
+           by consuming sw key_1 off\n"
+    );
+}
+
+#[test]
 fn trace_and_errors_show_the_query_variables_by_name() {
     let (mut b, _) = backend(&[], Answers::Take(1));
     b.input(":trace on");

@@ -15,44 +15,17 @@
 
 use crate::engine::context::{Source, GONE};
 use crate::engine::Machine;
-use crate::term::Cell;
 
 use super::backend::Stats;
 
 /// One clause of the context, printed.
 fn clause_text(m: &mut Machine, source: Source) -> String {
     match source {
-        Source::Template { tpl, env } => {
-            template_text(m, tpl, env).unwrap_or_else(|| format!("<clause {tpl}>"))
-        }
+        Source::Template { tpl, env } => m
+            .template_text(tpl, env, |p, c| p.term(c))
+            .unwrap_or_else(|| format!("<clause {tpl}>")),
         Source::Heap { clause, .. } => m.printer().term(clause),
     }
-}
-
-/// The clause of template `tpl` with the environment at `env` applied.  It
-/// is copied to the heap to be printed, and the copy removed: nothing else
-/// refers to the cells above the heap's top, and the copy binds nothing.
-fn template_text(m: &mut Machine, tpl: u32, env: u32) -> Option<String> {
-    let t = m.templates.get(tpl as usize)?.clone();
-    let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
-    for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
-        *slot = Some(*m.ctx.envs.get(env as usize + i)?);
-    }
-    let (top, eigens) = (m.store.heap.len(), m.store.heap.eigens.len());
-    let c = m.copy_template(&t, t.root, &mut slots);
-    let text = {
-        // The query's variables first (as `show` names them), then the
-        // clause's variables and any parameter left unbound.
-        let p = m.printer();
-        for (v, name) in slots.iter().zip(&t.slot_names) {
-            if let Some(v) = v {
-                p.name_var(*v, name);
-            }
-        }
-        p.term(c)
-    };
-    m.store.heap.truncate(top, eigens);
-    Some(text)
 }
 
 /// The `:context` listing.

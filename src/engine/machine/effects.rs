@@ -25,31 +25,62 @@ impl Machine {
         }
     }
 
-    /// The clause of entry `e`, printed for a trace.
-    pub(super) fn entry_text(&self, e: u32) -> String {
+    /// The clause of entry `e`, printed for a trace: as the search uses it
+    /// (see [`Machine::template_text`]), then where it was written.
+    pub(super) fn entry_text(&mut self, e: u32) -> String {
         let entry = self.ctx.entries[e as usize];
         match entry.source {
             Source::Heap { clause, .. } => self.show(clause),
-            Source::Template { tpl, .. } => {
-                let t = &self.templates[tpl as usize];
-                match &t.origin {
-                    Some((file, span)) => {
-                        let text = self
-                            .sources
-                            .get(*file)
-                            .and_then(|f| f.text.get(span.clone()))
-                            .unwrap_or("?");
-                        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                        format!(
-                            "{text}  ({}:{})",
-                            self.sources.name(*file),
-                            self.sources.line(*file, span.start)
-                        )
-                    }
-                    None => "a clause".to_string(),
+            Source::Template { tpl, env } => {
+                let text = self
+                    .template_text(tpl, env, |p, c| p.message(c))
+                    .unwrap_or_else(|| "a clause".to_string());
+                match &self.templates[tpl as usize].origin {
+                    Some((file, span)) => format!(
+                        "{text}  ({}:{})",
+                        self.sources.name(*file),
+                        self.sources.line(*file, span.start)
+                    ),
+                    None => text,
                 }
             }
         }
+    }
+
+    /// The clause of template `tpl` with the environment at `env` applied,
+    /// printed by `print`: the module's parameters as they were bound at its
+    /// loading, its `LOCAL` names as the constants of that loading
+    /// (`key_1`), its own variables by their source names (numbered where
+    /// the innermost query has the name).  The clause is copied to the heap
+    /// to be printed and the copy removed: nothing refers to the cells above
+    /// the heap's top, and the copy binds nothing, so the machine is left as
+    /// it was (also in the middle of a search).
+    pub fn template_text(
+        &mut self,
+        tpl: u32,
+        env: u32,
+        print: impl FnOnce(&crate::pretty::Printer<'_>, Cell) -> String,
+    ) -> Option<String> {
+        let t = self.templates.get(tpl as usize)?.clone();
+        let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
+        for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
+            *slot = Some(*self.ctx.envs.get(env as usize + i)?);
+        }
+        let (top, eigens) = (self.store.heap.len(), self.store.heap.eigens.len());
+        let c = self.copy_template(&t, t.root, &mut slots);
+        let text = {
+            // The query's variables first (as `show` names them), then the
+            // clause's variables and any parameter left unbound.
+            let p = self.printer();
+            for (v, name) in slots.iter().zip(&t.slot_names) {
+                if let Some(v) = v {
+                    p.name_var(*v, name);
+                }
+            }
+            print(&p, c)
+        };
+        self.store.heap.truncate(top, eigens);
+        Some(text)
     }
 
     // ----------------------------------------------------------------
