@@ -19,7 +19,10 @@
 //!   variables is older.  The *times* kept beside the heap (the births of
 //!   `forall` constants and `LOCAL` names, lowered variable ages) are mapped
 //!   with the addresses; the cell at each such time is kept, so that a time
-//!   and a variable never come out equal when they were not.
+//!   and a variable never come out equal when they were not.  What that
+//!   cell points to is not kept for it: a cell kept only for a time becomes
+//!   a placeholder (an unbound variable no term refers to), so a `forall`
+//!   in a loop does not keep alive the term made just after its constant.
 //! - Blocks whose layout is fixed are kept whole: a deferred conjunct's
 //!   reserved block and the environment it refers to, and the term a ground
 //!   template clause was built as (its alternatives are found by offset).
@@ -69,6 +72,10 @@ trait RootVisitor {
     fn range(&mut self, start: &mut u32, len: u32);
     /// A heap time (a length of the heap at some moment).
     fn time(&mut self, t: &mut u32);
+    /// A variable whose age the trail says was lowered: relocated, but not
+    /// a root ([`Machine::forget_dead_ages`] drops it if nothing else
+    /// keeps it).
+    fn lowered(&mut self, w: &mut u32);
 }
 
 /// The marking pass's visitor: it only collects what to mark (pointers
@@ -79,6 +86,7 @@ struct Gather {
     cells: Vec<Cell>,
     addrs: Vec<u32>,
     ranges: Vec<(u32, u32)>,
+    times: Vec<u32>,
 }
 
 impl RootVisitor for Gather {
@@ -96,9 +104,11 @@ impl RootVisitor for Gather {
         self.ranges.push((*start, len));
     }
     fn time(&mut self, t: &mut u32) {
-        // The cell at a time is kept (see the module doc).
-        self.addrs.push(*t);
+        // The cell at a time is kept, but not what it points to (see the
+        // module doc).
+        self.times.push(*t);
     }
+    fn lowered(&mut self, _w: &mut u32) {}
 }
 
 /// Live cells of the segment `base .. base + 64 * words.len()`: a bitmap,
@@ -119,6 +129,13 @@ impl Marks {
             bits: vec![0; words],
             before: Vec::new(),
         }
+    }
+
+    /// Whether `a` (in the segment) is marked.
+    #[inline]
+    fn get(&self, a: u32) -> bool {
+        let i = (a - self.base) as usize;
+        self.bits[i / 64] & (1u64 << (i % 64)) != 0
     }
 
     /// Set the mark of `a` (in the segment); whether it was newly set.
@@ -236,6 +253,9 @@ impl RootVisitor for Relocate<'_> {
     fn time(&mut self, t: &mut u32) {
         *t = self.0.map(*t);
     }
+    fn lowered(&mut self, w: &mut u32) {
+        *w = self.0.map(*w);
+    }
 }
 
 impl Machine {
@@ -310,12 +330,6 @@ impl Machine {
             ..Gather::default()
         };
         self.visit_roots(&mut roots, trail_from, scan.clone());
-        // Variables whose age was lowered, and their ages (the map is
-        // rebuilt after the slide: its keys cannot change in place).
-        for (w, &age) in &self.store.heap.lowered {
-            roots.addrs.push(w.0);
-            roots.addrs.push(age);
-        }
         let mut marker = Marker {
             cells: &self.store.heap.cells,
             top,
@@ -335,6 +349,16 @@ impl Machine {
         }
         while let Some(c) = marker.work.pop() {
             marker.follow(c);
+        }
+        self.forget_dead_ages(&marks, trail_from, &mut roots.times);
+        // A time whose cell nothing reaches keeps the cell as a placeholder
+        // (an unbound variable no term refers to), so that the cells on
+        // either side of it stay on either side of the time.
+        let mut placeholders = Vec::new();
+        for &t in &roots.times {
+            if t >= base && t < top && marks.set(t) {
+                placeholders.push(t);
+            }
         }
         let live = marks.count();
         self.gc.runs += 1;
@@ -367,6 +391,13 @@ impl Machine {
         if heap.digests.len() > to {
             heap.digests.truncate(to);
         }
+        for p in placeholders {
+            let p = marks.map(p) as usize;
+            heap.cells[p] = Cell::Ref(Addr(p as u32));
+            if let Some(d) = heap.digests.get_mut(p) {
+                *d = Default::default();
+            }
+        }
         // Lowered ages: keys are variables, values times.
         if !heap.lowered.is_empty() {
             let old = std::mem::take(&mut heap.lowered);
@@ -376,6 +407,55 @@ impl Machine {
                 .collect();
         }
         self.gc.reclaimed += u64::from(top - base - live);
+    }
+
+    /// Forget the lowered ages of the segment's variables that marking
+    /// found unreachable: the search can never look them up.  Their map
+    /// entries go, and so do their trail entries (all made since the newest
+    /// choice point, as the variables were); the trail positions that `&`
+    /// keeps in its frames move down with the entries after them.  The
+    /// ages of the variables that stay are times (pushed to `times`).
+    fn forget_dead_ages(&mut self, marks: &Marks, trail_from: usize, times: &mut Vec<u32>) {
+        let top = marks.base + marks.len;
+        let dead = |w: Addr| w.0 >= marks.base && w.0 < top && !marks.get(w.0);
+        let heap = &mut self.store.heap;
+        if heap.lowered.is_empty() {
+            return;
+        }
+        heap.lowered.retain(|&w, &mut age| {
+            if dead(w) {
+                return false;
+            }
+            times.push(age);
+            true
+        });
+        let entries = &mut self.store.trail.entries;
+        let mut removed: Vec<u32> = Vec::new();
+        let mut to = trail_from;
+        for from in trail_from..entries.len() {
+            let u = entries[from];
+            if matches!(u, Undo::Lower(w, _) if dead(w)) {
+                removed.push(from as u32);
+            } else {
+                entries[to] = u;
+                to += 1;
+            }
+        }
+        entries.truncate(to);
+        if removed.is_empty() {
+            return;
+        }
+        let moved = |p: u32| p - removed.partition_point(|&r| r < p) as u32;
+        for f in &mut self.frames {
+            match &mut f.action {
+                Action::WithMid { aux, .. } => {
+                    let t = &mut self.aux[*aux as usize + 1];
+                    *t = moved(*t);
+                }
+                Action::WithEnd { g2_trail, .. } => *g2_trail = moved(*g2_trail),
+                _ => {}
+            }
+        }
     }
 
     /// Show every heap reference the machine holds outside the heap's
@@ -481,7 +561,7 @@ impl Machine {
                     }
                 }
                 Undo::Lower(w, old) => {
-                    v.addr(&mut w.0);
+                    v.lowered(&mut w.0);
                     if *old != u32::MAX {
                         v.time(old);
                     }

@@ -38,10 +38,12 @@
 //! backtracking is "undo the trail, truncate the arenas"; nothing is copied.
 //! Resuming a clause choice keeps the choice point and advances its cursor;
 //! it is popped with its last candidate.
-//! A frame taken off the continuation is reclaimed at once when it is the
-//! newest frame and no choice point was made after it was pushed; so the
-//! frame counts saved by choice points never decrease from older to newer,
-//! and deterministic recursion runs in constant frame space.
+//! Frames above both the continuation and the newest choice point's saved
+//! frame count are reclaimed whenever a frame is taken (a frame's `next` is
+//! always older than it); so the frame counts saved by choice points never
+//! decrease from older to newer, and deterministic recursion runs in
+//! constant frame space, also when a cut removed the choice points that
+//! once kept its frames.
 
 mod calls;
 mod effects;
@@ -546,6 +548,10 @@ pub struct Machine {
     pub(crate) host: Box<dyn Host>,
     frames: Vec<Frame>,
     choices: Vec<Choice>,
+    /// The frame count the newest choice point saved (0 without one): no
+    /// frame below it is reclaimed (kept with `store.hb` by `push_choice`
+    /// and `update_hb`).
+    frames_floor: u32,
     cont: u32,
     slack: u32,
     aux: Vec<u32>,
@@ -660,6 +666,7 @@ impl Machine {
             host,
             frames: Vec::new(),
             choices: Vec::new(),
+            frames_floor: 0,
             cont: NONE,
             slack: 0,
             aux: Vec::new(),
@@ -946,16 +953,19 @@ impl Machine {
             let at = self.cont;
             let frame = self.frames[at as usize];
             self.cont = frame.next;
-            // The newest frame, once taken, is garbage unless a choice point
-            // will resume a continuation through it: one made after it was
-            // pushed.  (Choice points' saved frame counts never decrease
-            // from older to newer, since a frame below the newest choice's
-            // count is never reclaimed.)  Deterministic recursion thus runs
-            // in constant frame space.
-            if at as usize + 1 == self.frames.len()
-                && self.choices.last().is_none_or(|c| c.frames <= at)
-            {
-                self.frames.pop();
+            // A frame's `next` is older than it (frames never change once
+            // pushed), so the continuation left reaches only frames below
+            // `next + 1`; a choice point's continuation, only frames below
+            // the count it saved.  Every frame above both is garbage: the
+            // one just taken, and those a cut (`once`, a guard's commit)
+            // left behind when it removed the choice points that kept them.
+            // (Saved counts never decrease from older to newer choice
+            // points, since no frame below the newest one's count is ever
+            // reclaimed.)  Deterministic loops thus run in constant frame
+            // space, with cuts or without.
+            let live = self.cont.wrapping_add(1).max(self.frames_floor);
+            if (live as usize) < self.frames.len() {
+                self.frames.truncate(live as usize);
             }
             self.depth = frame.depth;
             let ok = match frame.action {
@@ -1171,11 +1181,16 @@ impl Machine {
         };
         self.choices.push(ch);
         self.store.hb = ch.heap;
+        self.frames_floor = ch.frames;
     }
 
+    /// After choice points were removed: the heap mark and the frame count
+    /// of the newest one left become the registers' values.
     #[inline]
     fn update_hb(&mut self) {
-        self.store.hb = self.choices.last().map_or(0, |c| c.heap);
+        let (heap, frames) = self.choices.last().map_or((0, 0), |c| (c.heap, c.frames));
+        self.store.hb = heap;
+        self.frames_floor = frames;
     }
 
     /// Restore the state the newest choice point saved (which stays).
