@@ -337,12 +337,7 @@ fn display_cell(m: &mut Machine, e: u32) -> Option<(Cell, Vec<(Cell, String)>)> 
     let Source::Template { tpl, env } = entry.source else {
         return None;
     };
-    let t = m.templates.get(tpl as usize)?.clone();
-    let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
-    for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
-        *slot = Some(*m.ctx.envs.get(env as usize + i)?);
-    }
-    let c = m.copy_template(&t, t.root, &mut slots);
+    let (t, c, slots) = m.copy_with_env(tpl, env)?;
     let names = slots
         .iter()
         .zip(&t.slot_names)

@@ -61,13 +61,8 @@ impl Machine {
         env: u32,
         print: impl FnOnce(&crate::pretty::Printer<'_>, Cell) -> String,
     ) -> Option<String> {
-        let t = self.templates.get(tpl as usize)?.clone();
-        let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
-        for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
-            *slot = Some(*self.ctx.envs.get(env as usize + i)?);
-        }
         let (top, eigens) = (self.store.heap.len(), self.store.heap.eigens.len());
-        let c = self.copy_template(&t, t.root, &mut slots);
+        let (t, c, slots) = self.copy_with_env(tpl, env)?;
         let text = {
             // The query's variables first (as `show` names them), then the
             // clause's variables and any parameter left unbound.
@@ -81,6 +76,23 @@ impl Machine {
         };
         self.store.heap.truncate(top, eigens);
         Some(text)
+    }
+
+    /// The clause of template `tpl` copied to the heap with the
+    /// environment at `env` applied and fresh variables for its own slots;
+    /// returns the template, the copy and every slot's value.
+    pub(crate) fn copy_with_env(
+        &mut self,
+        tpl: u32,
+        env: u32,
+    ) -> Option<(Rc<Template>, Cell, Vec<Option<Cell>>)> {
+        let t = self.templates.get(tpl as usize)?.clone();
+        let mut slots: Vec<Option<Cell>> = vec![None; t.nslots as usize];
+        for (i, slot) in slots.iter_mut().enumerate().take(t.env_len as usize) {
+            *slot = Some(*self.ctx.envs.get(env as usize + i)?);
+        }
+        let c = self.copy_template(&t, t.root, &mut slots);
+        Some((t, c, slots))
     }
 
     // ----------------------------------------------------------------
