@@ -81,7 +81,7 @@ fn assume(store: &mut Store, ctx: &mut Context, atom: Cell, linear: bool) {
 /// `heads[e]` is entry `e`'s head.
 fn find(
     store: &mut Store,
-    ctx: &Context,
+    ctx: &mut Context,
     heads: &[Cell],
     call: Cell,
     scratch: &mut Vec<Cell>,
@@ -184,12 +184,15 @@ fn resource_lookup(c: &mut Criterion) {
         store.hb = store.heap.len() as u32;
         let mut scratch = Vec::new();
         // Resources are entries 0, 1, ... row by row: (3,2) is entry 8.
-        assert_eq!(find(&mut store, &ctx, &heads, call, &mut scratch), Some(8));
+        assert_eq!(
+            find(&mut store, &mut ctx, &heads, call, &mut scratch),
+            Some(8)
+        );
         group.bench_with_input(
             BenchmarkId::new("b X Y D, X and Y bound", heads.len()),
             &call,
             |bench, &call| {
-                bench.iter(|| find(&mut store, &ctx, &heads, black_box(call), &mut scratch))
+                bench.iter(|| find(&mut store, &mut ctx, &heads, black_box(call), &mut scratch))
             },
         );
     }
@@ -219,12 +222,15 @@ fn clause_selection(c: &mut Criterion) {
         let v = store.heap.new_var();
         let call = store.heap.new_struct(n.item, &[Cell::Int(count / 2), v]);
         store.hb = store.heap.len() as u32;
-        assert_eq!(find(&mut store, &ctx, &heads, call, &mut scratch), wanted);
+        assert_eq!(
+            find(&mut store, &mut ctx, &heads, call, &mut scratch),
+            wanted
+        );
         group.bench_with_input(
             BenchmarkId::new("first argument", count),
             &call,
             |bench, &call| {
-                bench.iter(|| find(&mut store, &ctx, &heads, black_box(call), &mut scratch))
+                bench.iter(|| find(&mut store, &mut ctx, &heads, black_box(call), &mut scratch))
             },
         );
 
@@ -245,12 +251,15 @@ fn clause_selection(c: &mut Criterion) {
             .heap
             .new_struct(n.item, &[Cell::Int(k % 3), Cell::Int(2 * k)]);
         store.hb = store.heap.len() as u32;
-        assert_eq!(find(&mut store, &ctx, &heads, call, &mut scratch), wanted);
+        assert_eq!(
+            find(&mut store, &mut ctx, &heads, call, &mut scratch),
+            wanted
+        );
         group.bench_with_input(
             BenchmarkId::new("whole atom", count),
             &call,
             |bench, &call| {
-                bench.iter(|| find(&mut store, &ctx, &heads, black_box(call), &mut scratch))
+                bench.iter(|| find(&mut store, &mut ctx, &heads, black_box(call), &mut scratch))
             },
         );
     }

@@ -35,6 +35,7 @@
 
 use std::collections::HashMap;
 
+use super::runs::{aligned, Run, Stretch, RUN};
 use super::trail::{Trail, Undo};
 use crate::logic::clause::Body;
 use crate::logic::keys::{Keys, MAX_ARGS};
@@ -159,11 +160,15 @@ pub struct IndexMark {
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Cursor {
     /// Up to four (bucket, items still to visit) streams.
-    streams: [(u32, u32); 4],
-    n: u8,
+    pub(super) streams: [(u32, u32); 4],
+    pub(super) n: u8,
     /// The call's first-argument signature (0: none): items whose head has
     /// another nonzero signature cannot match and are passed over.
     sig: u32,
+    /// Whether [`Context::next_usable`] takes its slower path: with a
+    /// signature, or with one bucket longer than [`RUN`] (where runs of
+    /// consumed items may be passed in one step).
+    slow: bool,
 }
 
 impl Cursor {
@@ -194,7 +199,18 @@ pub struct Context {
     pub next_token: u32,
     /// The sums behind memo keys (see [`crate::engine::memo`]).
     pub memo: MemoSums,
-    buckets: Vec<Vec<Item>>,
+    pub(super) buckets: Vec<Vec<Item>>,
+    /// For each entry, the stamp of its latest change to `GONE` (0: none);
+    /// stamps come from `clock` and never repeat (see [`super::runs`]).
+    pub(super) stamps: Vec<u64>,
+    clock: u64,
+    /// Bumped when a `GONE` entry is made usable again other than by undo
+    /// (the start of `G2` in `G1 & G2`): run records made before are void.
+    pub(super) epoch: u32,
+    /// Run records, by bucket and position (see [`super::runs`]).
+    pub(super) runs: HashMap<u64, Run, FastHash>,
+    /// A reusable stack for [`Context::pass_run`].
+    pub(super) run_path: Vec<Stretch>,
     preds: Vec<PredIndex>,
     /// Where each predicate's index is in `preds`: by symbol for arities
     /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
@@ -334,6 +350,12 @@ impl Context {
         let old = self.entries[e as usize].state;
         if old != state {
             trail.push(Undo::State(EntryId(e), old));
+            if state == GONE {
+                self.clock += 1;
+                self.stamps[e as usize] = self.clock;
+            } else if old == GONE {
+                self.epoch = self.epoch.wrapping_add(1);
+            }
             self.change_state(e, state);
         }
     }
@@ -367,6 +389,7 @@ impl Context {
     /// Add an entry (not yet indexed); returns its id.
     pub fn push_entry(&mut self, linear: bool, source: Source, assumed_by: u32) -> u32 {
         let id = self.entries.len() as u32;
+        self.stamps.push(0);
         self.entries.push(Entry {
             linear,
             state: AVAIL,
@@ -544,6 +567,7 @@ impl Context {
             // Only a choice among two or more can be narrowed.
             if a + b > 1 {
                 cur.sig = first();
+                cur.slow = cur.sig != 0;
             }
             return cur;
         }
@@ -617,6 +641,7 @@ impl Context {
         if !narrowed {
             cur.sig = first();
         }
+        cur.slow = cur.sig != 0 || (cur.n == 1 && cur.streams[0].1 > RUN);
         cur
     }
 
@@ -661,10 +686,17 @@ impl Context {
     /// past the clashing items that follow, so that [`Context::has_more`]
     /// says false when no other clause can match (no choice point is left
     /// for a call that first-argument indexing shows to be determinate).
+    ///
+    /// A one-bucket cursor with more than [`RUN`] items left passes long
+    /// runs of consumed items in one step (see [`super::runs`]).
     #[inline(always)]
-    pub fn next_usable(&self, cur: &mut Cursor) -> Option<Item> {
-        if cur.sig != 0 {
-            return self.next_usable_matching(cur);
+    pub fn next_usable(&mut self, cur: &mut Cursor) -> Option<Item> {
+        if cur.slow {
+            return if cur.n == 1 && cur.streams[0].1 > RUN {
+                self.next_usable_long(cur)
+            } else {
+                self.next_usable_matching(cur)
+            };
         }
         while let Some(item) = self.next(cur) {
             if self.usable(item.entry) {
@@ -679,17 +711,40 @@ impl Context {
     fn next_usable_matching(&self, cur: &mut Cursor) -> Option<Item> {
         while let Some(item) = self.next(cur) {
             if !cur.clashes(&self.entries[item.entry as usize]) && self.usable(item.entry) {
-                // Move past the clashing items that follow.
-                loop {
-                    let mut ahead = *cur;
-                    match self.next(&mut ahead) {
-                        Some(next) if cur.clashes(&self.entries[next.entry as usize]) => {
-                            *cur = ahead
-                        }
-                        _ => break,
-                    }
+                self.pass_clashing(cur);
+                return Some(item);
+            }
+        }
+        None
+    }
+
+    /// Move `cur` past the items that clash with the call and follow.
+    #[inline(always)]
+    fn pass_clashing(&self, cur: &mut Cursor) {
+        loop {
+            let mut ahead = *cur;
+            match self.next(&mut ahead) {
+                Some(next) if cur.clashes(&self.entries[next.entry as usize]) => *cur = ahead,
+                _ => break,
+            }
+        }
+    }
+
+    /// [`Context::next_usable`] for a long one-bucket cursor: at the
+    /// positions where run records may be, runs of consumed items are passed
+    /// in one step (see [`super::runs`]).
+    #[cold]
+    #[inline(never)]
+    fn next_usable_long(&mut self, cur: &mut Cursor) -> Option<Item> {
+        while let Some(item) = self.next(cur) {
+            if !cur.clashes(&self.entries[item.entry as usize]) && self.usable(item.entry) {
+                if cur.sig != 0 {
+                    self.pass_clashing(cur);
                 }
                 return Some(item);
+            }
+            if aligned(cur.streams[0].1) {
+                self.pass_run(cur);
             }
         }
         None
@@ -729,6 +784,8 @@ impl Context {
             self.preds.truncate(mark.preds as usize);
         }
         self.buckets.truncate(mark.buckets as usize);
+        // Bucket ids are given again from here: their records are void.
+        self.runs.clear();
     }
 
     /// The number of index buckets (for tests and statistics).
@@ -740,6 +797,7 @@ impl Context {
     pub fn truncate(&mut self, lens: &ContextLens) {
         self.memo = lens.memo;
         self.entries.truncate(lens.entries as usize);
+        self.stamps.truncate(lens.entries as usize);
         self.heap_alts.truncate(lens.heap_alts as usize);
         self.bodies.truncate(lens.bodies as usize);
         self.envs.truncate(lens.envs as usize);
@@ -757,6 +815,8 @@ impl Context {
             + self.envs.len() * size_of::<Cell>()
             + self.memberships.len() * (size_of::<(BucketId, Item)>() + size_of::<Item>())
             + self.buckets.len() * size_of::<Vec<Item>>()
+            + self.stamps.len() * size_of::<u64>()
+            + self.runs.len() * size_of::<(u64, Run)>()
     }
 
     /// The current arena lengths.

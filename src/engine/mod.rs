@@ -12,6 +12,7 @@ pub mod foreign;
 pub mod generalize;
 pub mod machine;
 pub mod memo;
+pub mod runs;
 pub mod store;
 pub mod trace;
 pub mod trail;
