@@ -146,31 +146,35 @@ impl Context {
     }
 
     /// Leave records for a run of bucket `b` that ends at `end`, passed as
-    /// `path` (top down): at every multiple of [`RUN`] passed item by item,
+    /// `path` (top down): at every aligned position passed item by item,
     /// and at every record followed.
     fn record_run(&mut self, b: u32, end: u32, path: &[Stretch]) {
         let bucket = &self.buckets[b as usize];
+        let (stamps, runs, epoch) = (&self.stamps, &mut self.runs, self.epoch);
         // The latest change to `GONE` among the items from `end` up to the
         // position being recorded.
         let (mut latest, mut stamp) = (0, 0);
+        let mut record = |p: u32, latest: u32, stamp: u64| {
+            let top = bucket[p as usize - 1].entry;
+            let run = Run {
+                to: end,
+                top,
+                latest,
+                stamp,
+                epoch,
+            };
+            runs.insert(key(b, p), run);
+        };
         for s in path.iter().rev() {
             match *s {
                 Stretch::Items { lo, hi } => {
                     for i in lo..hi {
                         let e = bucket[i as usize].entry;
-                        if self.stamps[e as usize] >= stamp {
-                            (latest, stamp) = (e, self.stamps[e as usize]);
+                        if stamps[e as usize] >= stamp {
+                            (latest, stamp) = (e, stamps[e as usize]);
                         }
-                        let p = i + 1;
-                        if aligned(p) && p > end {
-                            let run = Run {
-                                to: end,
-                                top: e,
-                                latest,
-                                stamp,
-                                epoch: self.epoch,
-                            };
-                            self.runs.insert(key(b, p), run);
+                        if aligned(i + 1) {
+                            record(i + 1, latest, stamp);
                         }
                     }
                 }
@@ -182,14 +186,7 @@ impl Context {
                     if s >= stamp {
                         (latest, stamp) = (l, s);
                     }
-                    let run = Run {
-                        to: end,
-                        top: bucket[hi as usize - 1].entry,
-                        latest,
-                        stamp,
-                        epoch: self.epoch,
-                    };
-                    self.runs.insert(key(b, hi), run);
+                    record(hi, latest, stamp);
                 }
             }
         }
