@@ -77,6 +77,7 @@ pub fn template_of_heap(
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
     let tpl = Template {
         slot_names,
+        ends: crate::logic::template::block_ends(&cells),
         cells,
         root,
         nslots,

@@ -30,6 +30,9 @@ use crate::term::{sym, Addr, Cell, SymId, Symbols};
 pub struct Template {
     /// The cells (see the module doc for the layout).
     pub cells: Vec<Cell>,
+    /// For each functor cell of `cells`, the end (exclusive) of its
+    /// compound term's block ([`block_ends`]); 0 for other cells.
+    pub ends: Vec<u32>,
     /// The whole clause term.
     pub root: Cell,
     /// Number of variable slots.
@@ -113,10 +116,25 @@ fn block_end(cells: &[Cell], a: Addr) -> usize {
     }
 }
 
+/// The block end of every compound term of `cells`, indexed by the
+/// address of its functor cell (0 for other cells): copying a clause's
+/// terms needs their length, and walking to the last argument's block for
+/// it cost as much as the copy.
+pub fn block_ends(cells: &[Cell]) -> Vec<u32> {
+    (0..cells.len())
+        .map(|a| match cells[a] {
+            Cell::Functor(..) => block_end(cells, Addr(a as u32)) as u32,
+            _ => 0,
+        })
+        .collect()
+}
+
 impl Template {
     /// The end (exclusive) of the contiguous block of the compound term at `a`.
+    #[inline]
     pub fn block_end(&self, a: Addr) -> usize {
-        block_end(&self.cells, a)
+        debug_assert_eq!(self.ends[a.ix()] as usize, block_end(&self.cells, a));
+        self.ends[a.ix()] as usize
     }
 }
 
@@ -193,6 +211,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let conjuncts = conjuncts_of(&cells, &alts);
         Ok(Template {
+            ends: block_ends(&cells),
             cells,
             root,
             nslots: self.slot_names.len() as u32,
@@ -210,6 +229,7 @@ impl<'a> Compiler<'a> {
         let env_len = self.slot_names.len() as u32;
         let root = self.term(t)?;
         Ok(Template {
+            ends: block_ends(&self.cells),
             cells: self.cells,
             root,
             nslots: self.slot_names.len() as u32,
