@@ -149,6 +149,20 @@ struct PredIndex {
     arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
 }
 
+/// A key that was given a pair of buckets: the first bucket, the
+/// predicate's position in `preds`, the argument (or [`WHOLE`]) and the
+/// key's hash.
+#[derive(Copy, Clone, Debug)]
+struct KeyPair {
+    bucket: u32,
+    pred: u32,
+    arg: u32,
+    hash: u64,
+}
+
+/// [`KeyPair::arg`] of a whole-head key.
+const WHOLE: u32 = u32::MAX;
+
 /// The size of the index at some moment (see [`Context::forget_index_since`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct IndexMark {
@@ -212,6 +226,10 @@ pub struct Context {
     /// A reusable stack for [`Context::pass_run`].
     pub(super) run_path: Vec<Stretch>,
     preds: Vec<PredIndex>,
+    /// The keys that got a pair of buckets, in the order the pairs were
+    /// made (so that [`Context::forget_keys_since`] finds the keys of the
+    /// newest buckets).
+    key_log: Vec<KeyPair>,
     /// Where each predicate's index is in `preds`: by symbol for arities
     /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
     small_preds: Vec<[u32; SMALL_ARITY]>,
@@ -480,20 +498,36 @@ impl Context {
             fresh += 2;
             [b0, BucketId(b0.0 + 1)]
         };
+        // The keys given new pairs, for `key_log`.
+        let mut made = [(0u32, 0u64); 1 + MAX_ARGS];
+        let mut nmade = 0;
         let pi = &mut self.preds[pix];
         add(pi.all[side]);
         match keys.whole {
             None => add(pi.nonground[side]),
-            Some(h) => add(pi.ground.entry(h).or_insert_with(&mut new_pair)[side]),
+            Some(h) => add(pi.ground.entry(h).or_insert_with(|| {
+                made[nmade] = (WHOLE, h);
+                nmade += 1;
+                new_pair()
+            })[side]),
         }
         for i in 0..nargs {
             match keys.args[i] {
                 None => add(pi.arg_nonground[i][side]),
-                Some(h) => add(pi
-                    .arg_ground
-                    .entry((i as u32, h))
-                    .or_insert_with(&mut new_pair)[side]),
+                Some(h) => add(pi.arg_ground.entry((i as u32, h)).or_insert_with(|| {
+                    made[nmade] = (i as u32, h);
+                    nmade += 1;
+                    new_pair()
+                })[side]),
             }
+        }
+        for (k, &(arg, hash)) in made[..nmade].iter().enumerate() {
+            self.key_log.push(KeyPair {
+                bucket: first_new + 2 * k as u32,
+                pred: pix as u32,
+                arg,
+                hash,
+            });
         }
         for _ in 0..fresh {
             self.buckets.push(Vec::new());
@@ -784,8 +818,41 @@ impl Context {
             self.preds.truncate(mark.preds as usize);
         }
         self.buckets.truncate(mark.buckets as usize);
+        while self
+            .key_log
+            .last()
+            .is_some_and(|k| k.bucket >= mark.buckets)
+        {
+            self.key_log.pop();
+        }
         // Bucket ids are given again from here: their records are void.
         self.runs.clear();
+    }
+
+    /// Forget the buckets made since there were `mark` of them, and their
+    /// keys, when they are all empty (their entries were dropped: see
+    /// [`super::closed`]).  Kept if a predicate first indexed since then
+    /// owns some of them.
+    pub(super) fn forget_keys_since(&mut self, mark: u32) {
+        if self.buckets.len() as u32 <= mark
+            || self.preds.last().is_some_and(|p| p.all[0].0 >= mark)
+        {
+            return;
+        }
+        while let Some(k) = self.key_log.last().copied() {
+            if k.bucket < mark {
+                break;
+            }
+            let pi = &mut self.preds[k.pred as usize];
+            if k.arg == WHOLE {
+                pi.ground.remove(&k.hash);
+            } else {
+                pi.arg_ground.remove(&(k.arg, k.hash));
+            }
+            self.key_log.pop();
+        }
+        debug_assert!(self.buckets[mark as usize..].iter().all(|b| b.is_empty()));
+        self.buckets.truncate(mark as usize);
     }
 
     /// The number of index buckets (for tests and statistics).
@@ -817,6 +884,7 @@ impl Context {
             + self.buckets.len() * size_of::<Vec<Item>>()
             + self.stamps.len() * size_of::<u64>()
             + self.runs.len() * size_of::<(u64, Run)>()
+            + self.key_log.len() * size_of::<KeyPair>()
     }
 
     /// The current arena lengths.

@@ -6,6 +6,7 @@
 
 pub mod aggregate;
 pub mod builtins;
+pub mod closed;
 pub mod context;
 pub mod copy;
 pub mod foreign;

@@ -453,6 +453,7 @@ impl Machine {
                     *t = moved(*t);
                 }
                 Action::WithEnd { g2_trail, .. } => *g2_trail = moved(*g2_trail),
+                Action::ExitScope { trail, .. } => *trail = moved(*trail),
                 _ => {}
             }
         }

@@ -129,6 +129,7 @@ impl Machine {
                 let linear = f == sym::LOLLI || f == sym::NECK;
                 let rule = if linear { Rule::Lolli } else { Rule::Imp };
                 let node = self.node(parent, rule, g, 0, 0);
+                let start = self.scope_start();
                 let (first, end) = self.assume(d, linear, node, g, origin)?;
                 if self.tracer.is_some() {
                     let what: Vec<String> =
@@ -145,7 +146,7 @@ impl Machine {
                     self.proof.nodes[node as usize].a = first;
                     self.proof.nodes[node as usize].b = end;
                 }
-                self.enter_scope(first, end, body, node, origin);
+                self.enter_scope((first, end), start, body, node, origin);
                 Ok(true)
             }
             (sym::LOAD, 2) => self.load_goal(g, arg(self, 0), arg(self, 1), parent, origin),
@@ -291,12 +292,13 @@ impl Machine {
             ));
         }
         let node = self.node(parent, Rule::Lolli, g, 0, 0);
+        let start = self.scope_start();
         let (first, end) = self.assume_module(&loaded, &margs, node);
         if node != NONE {
             self.proof.nodes[node as usize].a = first;
             self.proof.nodes[node as usize].b = end;
         }
-        self.enter_scope(first, end, body, node, origin);
+        self.enter_scope((first, end), start, body, node, origin);
         Ok(true)
     }
 

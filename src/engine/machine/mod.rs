@@ -62,6 +62,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::closed::ScopeStart;
 use super::context::{Context, ContextLens, Cursor, IndexMark, Item, Source, GONE};
 use super::memo::{MemoCall, MemoTable};
 use super::store::Store;
@@ -190,10 +191,17 @@ enum Action {
         parent: u32,
         origin: u32,
     },
+    /// The end of the scope of entries `first..end` (see
+    /// [`Machine::exit_scope`]): `saved` is the slack at its start,
+    /// `choices`, `trail` and `buckets` the number of choice points, the
+    /// trail's length and the number of index buckets then.
     ExitScope {
         first: u32,
         end: u32,
         saved: u32,
+        choices: u32,
+        trail: u32,
+        buckets: u32,
     },
     /// Between the conjuncts of `G1 & G2`: `aux .. aux+3` holds the slack
     /// saved at the `&`, the trail length and the context length then (in
@@ -991,7 +999,17 @@ impl Machine {
                     self.fill_deferred(at, tpl, tc, len, env);
                     self.solve(Cell::Struct(Addr(at)), parent, origin)
                 }
-                Action::ExitScope { first, end, saved } => Ok(self.exit_scope(first, end, saved)),
+                Action::ExitScope {
+                    first,
+                    end,
+                    saved,
+                    choices,
+                    trail,
+                    buckets,
+                } => {
+                    let start = ScopeStart { trail, buckets };
+                    Ok(self.exit_scope(first, end, saved, choices, start))
+                }
                 Action::WithMid {
                     g2,
                     node,

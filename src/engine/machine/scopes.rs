@@ -6,12 +6,25 @@
 use super::*;
 
 impl Machine {
-    pub(super) fn enter_scope(&mut self, first: u32, end: u32, body: Cell, node: u32, origin: u32) {
+    /// Prove `body` in the scope of entries `first..end`, assumed since
+    /// `start` (taken with [`Machine::scope_start`]).
+    pub(super) fn enter_scope(
+        &mut self,
+        (first, end): (u32, u32),
+        start: (u32, ScopeStart),
+        body: Cell,
+        node: u32,
+        origin: u32,
+    ) {
+        let (choices, start) = start;
         self.cont = self.push_frame(
             Action::ExitScope {
                 first,
                 end,
                 saved: self.slack,
+                choices,
+                trail: start.trail,
+                buckets: start.buckets,
             },
             self.cont,
         );
@@ -62,7 +75,28 @@ impl Machine {
         }
     }
 
-    pub(super) fn exit_scope(&mut self, first: u32, end: u32, saved: u32) -> bool {
+    /// The number of choice points and the lengths that the end of a scope
+    /// assumed from now on needs (see [`Machine::exit_scope`]).
+    pub(super) fn scope_start(&self) -> (u32, ScopeStart) {
+        (
+            self.choices.len() as u32,
+            self.ctx.scope_start(&self.store.trail),
+        )
+    }
+
+    /// The end of the scope of entries `first..end`: its linear resources
+    /// must be used up (or swallowed by an erase), and its entries are no
+    /// longer usable.  With no choice point made since the scope began
+    /// (there were `choices`), nothing can reopen it: its entries are
+    /// dropped ([`crate::engine::closed`]), unless a proof is recorded.
+    pub(super) fn exit_scope(
+        &mut self,
+        first: u32,
+        end: u32,
+        saved: u32,
+        choices: u32,
+        start: ScopeStart,
+    ) -> bool {
         let v = self.slack;
         for e in first..end {
             let entry = self.ctx.entries[e as usize];
@@ -74,6 +108,9 @@ impl Machine {
             }
         }
         self.ctx.close_scope(&mut self.store.trail, first, end);
+        if self.choices.len() as u32 <= choices && !self.options.proofs {
+            self.ctx.drop_closed(&mut self.store.trail, first, start);
+        }
         self.slack = if saved != 0 { saved } else { v };
         true
     }

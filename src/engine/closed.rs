@@ -1,0 +1,119 @@
+//! Forgetting closed scopes that no choice point can reopen.
+//!
+//! A scope `R -o G` (or `R => G`, `M --o G`) leaves its entries in the
+//! context when `G` is proved: they are `GONE`, but backtracking into a
+//! choice point left inside `G` would make them usable again, so the
+//! entries, their index items and the trail records that undo them stay
+//! until backtracking passes the scope.  When the scope ends with no
+//! choice point younger than its start, nothing can ever reopen it, and a
+//! deterministic loop that opens a scope on every turn would otherwise grow
+//! by every entry it ever assumed (about 600 bytes a turn, and every term
+//! they hold stays a root of the collector).
+//!
+//! [`Context::drop_closed`] then removes, at the scope's end:
+//! - the entries from the scope's first one on (the scope's own and those
+//!   of scopes closed inside it: all `GONE`, or nothing is removed), with
+//!   their alternatives, bodies, environments and index memberships;
+//! - their items from the buckets (buckets are stacks ordered by entry, so
+//!   their items are on top);
+//! - the buckets made for keys first met inside the scope, with those keys;
+//! - the trail records made since the scope began that refer to them:
+//!   changes of their states, and pushes and pops of their items.  Every
+//!   other record stays (bindings, changes of older entries' states,
+//!   restrictions), so backtracking to an older choice point still restores
+//!   exactly the state it saved: the entries it saved are below the
+//!   scope's first one.
+//!
+//! Invariants this relies on (the caller, `Machine::exit_scope`, checks the
+//! first two): no choice point was made since the scope began (every
+//! position saved elsewhere is then older than the scope: choice points'
+//! lengths of the arenas and the trail, the `&` frames' trail positions);
+//! no proof is being recorded (proof nodes name entries); arenas grow with
+//! entry ids (an entry's alternatives, bodies, environment and memberships
+//! are pushed after those of every older entry, and no newer entry uses an
+//! older one's), so truncating each arena at the dropped entries' first
+//! element keeps everything older entries use.
+
+use super::context::{Context, Source, GONE};
+use super::trail::{Trail, Undo};
+
+/// The lengths at the start of a scope that [`Context::drop_closed`] needs.
+#[derive(Copy, Clone, Debug)]
+pub struct ScopeStart {
+    /// The trail's length.
+    pub trail: u32,
+    /// The number of index buckets.
+    pub buckets: u32,
+}
+
+impl Context {
+    /// The lengths to give [`Context::drop_closed`] at the end of a scope
+    /// that starts now.
+    pub fn scope_start(&self, trail: &Trail) -> ScopeStart {
+        ScopeStart {
+            trail: trail.mark() as u32,
+            buckets: self.bucket_count() as u32,
+        }
+    }
+
+    /// Remove entries `first..` and what refers to them (see the module
+    /// doc), at the end of a scope that began at `start` with entry
+    /// `first`, when no choice point was made since.  False, with nothing
+    /// changed, if one of them is still usable.
+    pub fn drop_closed(&mut self, trail: &mut Trail, first: u32, start: ScopeStart) -> bool {
+        let from = first as usize;
+        if from >= self.entries.len() || self.entries[from..].iter().any(|e| e.state != GONE) {
+            return false;
+        }
+        // Index items: each bucket's items of these entries are on top.
+        let memb = self.entries[from].memb as usize;
+        for &(b, _) in &self.memberships[memb..] {
+            let bucket = &mut self.buckets[b.0 as usize];
+            while bucket.last().is_some_and(|it| it.entry >= first) {
+                bucket.pop();
+            }
+        }
+        // The arenas, each at the first element a dropped entry uses.
+        let (mut alts, mut envs) = (self.heap_alts.len(), self.envs.len());
+        for e in &self.entries[from..] {
+            match e.source {
+                Source::Heap { alts: a, .. } => alts = alts.min(a as usize),
+                Source::Template { env, .. } => envs = envs.min(env as usize),
+            }
+        }
+        let bodies = match self.heap_alts.get(alts) {
+            Some(a) => a.body as usize,
+            None => self.bodies.len(),
+        };
+        self.heap_alts.truncate(alts);
+        self.bodies.truncate(bodies);
+        self.envs.truncate(envs);
+        self.memberships.truncate(memb);
+        self.entries.truncate(from);
+        self.stamps.truncate(from);
+        // The trail since the scope began, without the records of the
+        // dropped entries and their items.
+        let t = &mut trail.entries;
+        let mut to = start.trail as usize;
+        for i in start.trail as usize..t.len() {
+            let u = t[i];
+            let keep = match u {
+                Undo::State(e, _) => e.0 < first,
+                Undo::Push(_) => false,
+                Undo::Pop(_, item) => item.entry < first,
+                Undo::Bind(_) | Undo::Lower(..) | Undo::Restrict | Undo::Unrestrict(_) => true,
+            };
+            if keep {
+                t[to] = u;
+                to += 1;
+            }
+        }
+        t.truncate(to);
+        self.forget_keys_since(start.buckets);
+        // Run records may name positions of the items just removed.
+        if !self.runs.is_empty() {
+            self.runs.clear();
+        }
+        true
+    }
+}
