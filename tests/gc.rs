@@ -117,6 +117,25 @@ fn a_loop_of_closed_scopes_runs_in_bounded_memory() {
     );
 }
 
+/// Backtracking gives back what a failed branch assumed: the index keys
+/// first met in it (`g N`, new at every turn) and the template made for
+/// each quantified clause it assumed (`forall y \\ h y N`).  Both used to
+/// stay until the query ended: about 350 bytes a turn for the keys, and a
+/// template (about a kilobyte) for every quantified clause ever assumed.
+#[test]
+fn a_loop_that_backtracks_over_assumptions_runs_in_bounded_memory() {
+    within_64_mb(
+        "gc-loop-backtracked",
+        "MODULE loop.\n\
+         q 1. q 2. q 3.\n\
+         try N :- (g N => (g N, q Z, Z > 5)).\n\
+         try N :- ((forall y \\ h y N) => (h a N, q Z, Z > 5)).\n\
+         loop N N.\n\
+         loop I N :- I < N, (try I ; true), J is I + 1, loop J N.\n",
+        "loop 0 1000000",
+    );
+}
+
 /// Dropping a closed scope keeps what backtracking to an older choice
 /// point needs: an older resource consumed inside the dropped scope comes
 /// back, and one consumed by a scope left open (a choice point inside it)

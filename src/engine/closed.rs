@@ -15,7 +15,7 @@
 //!   of scopes closed inside it: all `GONE`, or nothing is removed), with
 //!   their alternatives, bodies, environments and index memberships;
 //! - their items from the buckets (buckets are stacks ordered by entry, so
-//!   their items are on top);
+//!   their items are on top), and the run records above them;
 //! - the buckets made for keys first met inside the scope, with those keys;
 //! - the trail records made since the scope began that refer to them:
 //!   changes of their states, and pushes and pops of their items.  Every
@@ -66,11 +66,19 @@ impl Context {
             return false;
         }
         // Index items: each bucket's items of these entries are on top.
+        // Run records above the items removed go with them (see
+        // [`Context::forget_runs_above`]).
         let memb = self.entries[from].memb as usize;
-        for &(b, _) in &self.memberships[memb..] {
-            let bucket = &mut self.buckets[b.0 as usize];
+        for m in memb..self.memberships.len() {
+            let b = self.memberships[m].0 .0 as usize;
+            let bucket = &mut self.buckets[b];
+            let old = bucket.len() as u32;
             while bucket.last().is_some_and(|it| it.entry >= first) {
                 bucket.pop();
+            }
+            let len = bucket.len() as u32;
+            if old > len && !self.runs.is_empty() {
+                self.forget_runs_above(b as u32, len, old);
             }
         }
         // The arenas, each at the first element a dropped entry uses.
@@ -110,10 +118,6 @@ impl Context {
         }
         t.truncate(to);
         self.forget_keys_since(start.buckets);
-        // Run records may name positions of the items just removed.
-        if !self.runs.is_empty() {
-            self.runs.clear();
-        }
         true
     }
 }

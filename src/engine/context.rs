@@ -830,9 +830,13 @@ impl Context {
     }
 
     /// Forget the buckets made since there were `mark` of them, and their
-    /// keys, when they are all empty (their entries were dropped: see
-    /// [`super::closed`]).  Kept if a predicate first indexed since then
-    /// owns some of them.
+    /// keys, when they are all empty (backtracking removed their entries,
+    /// or they were dropped: see [`super::closed`]).  Kept if a predicate
+    /// first indexed since then owns some of them.  Their run records need
+    /// not go: a record names an entry of its bucket by the stamp of its
+    /// change to `GONE`, and those entries are gone.
+    #[cold]
+    #[inline(never)]
     pub(super) fn forget_keys_since(&mut self, mark: u32) {
         if self.buckets.len() as u32 <= mark
             || self.preds.last().is_some_and(|p| p.all[0].0 >= mark)
@@ -869,6 +873,10 @@ impl Context {
         self.bodies.truncate(lens.bodies as usize);
         self.envs.truncate(lens.envs as usize);
         self.memberships.truncate(lens.memberships as usize);
+        // Buckets made since are empty now (their pushes were undone).
+        if self.buckets.len() as u32 > lens.buckets {
+            self.forget_keys_since(lens.buckets);
+        }
     }
 
     /// Bytes the context's arenas and index hold now (an estimate from
@@ -895,6 +903,7 @@ impl Context {
             bodies: self.bodies.len() as u32,
             envs: self.envs.len() as u32,
             memberships: self.memberships.len() as u32,
+            buckets: self.buckets.len() as u32,
             memo: self.memo,
         }
     }
@@ -908,5 +917,6 @@ pub struct ContextLens {
     bodies: u32,
     envs: u32,
     memberships: u32,
+    buckets: u32,
     memo: MemoSums,
 }

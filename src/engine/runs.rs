@@ -89,6 +89,22 @@ fn key(b: u32, p: u32) -> u64 {
 }
 
 impl Context {
+    /// Forget the records of bucket `b` at positions `len + 1 ..= old`: its
+    /// items above `len` were removed for good (their entries were dropped,
+    /// see [`super::closed`]), and new items taking those positions could
+    /// carry the same entry ids, which a record checks.
+    pub(super) fn forget_runs_above(&mut self, b: u32, len: u32, old: u32) {
+        let mut p = len + 1;
+        while p <= old {
+            if aligned(p) {
+                self.runs.remove(&key(b, p));
+                p += RUN;
+            } else {
+                p += 1;
+            }
+        }
+    }
+
     /// Move a one-bucket cursor past the run of `GONE` items that starts at
     /// its position (the next item it visits is then usable, or unusable
     /// without being `GONE`, or there is none), using and leaving run

@@ -535,8 +535,17 @@ pub struct Machine {
     pub sources: Sources,
     /// Name of each binder, by binder id.
     pub binder_names: Vec<SymId>,
-    /// All clause templates, by id.
+    /// All clause templates, by id.  Those from `templates_kept` on were
+    /// made for one assumption each (a quantified clause, a module's
+    /// `LOCAL` names): only their entries name them, and they go when
+    /// the entries do (see [`Machine::drop_templates`]).
     pub templates: Vec<Rc<Template>>,
+    /// The templates below this stay for the session: a loaded module's
+    /// (named by the module cache, or by the program).
+    templates_kept: u32,
+    /// For the templates made for single assumptions, oldest first: the
+    /// first entry that names them and the first of them.
+    own_templates: Vec<(u32, u32)>,
     /// Compiled modules by file path.
     pub modules: Vec<(PathBuf, Loaded)>,
     /// Options.
@@ -663,6 +672,8 @@ impl Machine {
             sources: Sources::new(),
             binder_names: Vec::new(),
             templates: Vec::new(),
+            templates_kept: 0,
+            own_templates: Vec::new(),
             modules: Vec::new(),
             options,
             store: Store::new(),
@@ -1260,6 +1271,56 @@ impl Machine {
         *output = ch.output;
         *input = ch.input;
         memo_calls.truncate(ch.memo_calls as usize);
+        self.drop_templates();
+    }
+
+    /// Forget the templates made for single assumptions whose entries are
+    /// gone (backtracking, or a dropped scope).
+    #[inline]
+    pub(super) fn drop_templates(&mut self) {
+        let len = self.ctx.entries.len() as u32;
+        if self.own_templates.last().is_some_and(|&(e, _)| e >= len) {
+            self.drop_templates_of_gone_entries();
+        }
+    }
+
+    /// [`Machine::drop_templates`] when there are some.  Not while
+    /// memoization is on: keys name an assumed quantified clause by its
+    /// template's id, and an id given again would name another clause.
+    #[cold]
+    #[inline(never)]
+    fn drop_templates_of_gone_entries(&mut self) {
+        if self.ctx.memo.on {
+            return;
+        }
+        let len = self.ctx.entries.len() as u32;
+        let mut from = None;
+        while let Some(&(e, t)) = self.own_templates.last() {
+            if e < len {
+                break;
+            }
+            from = Some(t);
+            self.own_templates.pop();
+        }
+        if let Some(t) = from {
+            let keep = t.max(self.templates_kept) as usize;
+            if self.templates.len() > keep {
+                self.templates.truncate(keep);
+            }
+        }
+    }
+
+    /// Templates from `tpl` on were made for entries from `e` on (a
+    /// quantified clause assumed, a module with `LOCAL` names loaded):
+    /// they go with those entries.
+    pub(super) fn own_templates(&mut self, e: u32, tpl: u32) {
+        self.own_templates.push((e, tpl));
+    }
+
+    /// Mark every template made so far as kept for the session (a module
+    /// was compiled: the module cache or the program names them).
+    pub(super) fn keep_templates(&mut self) {
+        self.templates_kept = self.templates.len() as u32;
     }
 
     /// Resume the newest alternative; false when the innermost query is exhausted.

@@ -114,7 +114,9 @@ impl Machine {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok((self.register(module), items))
+        let loaded = self.register(module);
+        self.keep_templates();
+        Ok((loaded, items))
     }
 
     /// Give the templates of a compiled module their ids.
@@ -160,7 +162,9 @@ impl Machine {
                 &mut self.binder_names,
                 Some(&map),
             );
+            let tpl = self.templates.len() as u32;
             fresh = self.register(module);
+            self.own_templates(self.ctx.entries.len() as u32, tpl);
             &fresh
         };
         for name in &loaded.module.memo {

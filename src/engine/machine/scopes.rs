@@ -88,7 +88,8 @@ impl Machine {
     /// must be used up (or swallowed by an erase), and its entries are no
     /// longer usable.  With no choice point made since the scope began
     /// (there were `choices`), nothing can reopen it: its entries are
-    /// dropped ([`crate::engine::closed`]), unless a proof is recorded.
+    /// dropped ([`crate::engine::closed`]), with the templates made for
+    /// them, unless a proof is recorded.
     pub(super) fn exit_scope(
         &mut self,
         first: u32,
@@ -108,8 +109,11 @@ impl Machine {
             }
         }
         self.ctx.close_scope(&mut self.store.trail, first, end);
-        if self.choices.len() as u32 <= choices && !self.options.proofs {
-            self.ctx.drop_closed(&mut self.store.trail, first, start);
+        if self.choices.len() as u32 <= choices
+            && !self.options.proofs
+            && self.ctx.drop_closed(&mut self.store.trail, first, start)
+        {
+            self.drop_templates();
         }
         self.slack = if saved != 0 { saved } else { v };
         true
@@ -457,6 +461,7 @@ impl Machine {
         let keys = tpl.keys.clone();
         self.templates.push(Rc::new(tpl));
         let id = self.templates.len() as u32 - 1;
+        self.own_templates(self.ctx.entries.len() as u32, id);
         let e = self.ctx.push_entry(
             linear,
             Source::Template {
