@@ -574,7 +574,15 @@ impl Backend {
             match ev {
                 Event::Answer => {
                     p.found += 1;
-                    let (mut text, pairs) = answer(&self.session.machine, &p.vars);
+                    // Counting shows neither the answer nor (without a
+                    // proof to show or check) anything made from it: its
+                    // text, as long as the query's values, is not made.
+                    let counting = matches!(self.answers, Answers::Count(_));
+                    let (mut text, pairs) = if counting && !self.session.machine.options.proofs {
+                        (String::new(), Vec::new())
+                    } else {
+                        answer(&self.session.machine, &p.vars)
+                    };
                     let bindings = !pairs.is_empty();
                     if self.proofs && !self.session.machine.proof_complete() {
                         self.proof_not_kept = Some(NotKept::Stopped(KEPT_PROOF_CELLS));
