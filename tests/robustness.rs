@@ -383,3 +383,54 @@ fn a_long_list_answer_is_read_and_dropped_on_an_ordinary_stack() {
     drop(v);
     drop(a);
 }
+
+#[test]
+fn nested_negations_and_aggregates_run_on_an_ordinary_stack() {
+    // Through the library, on the test's own thread (2 MB of stack): each
+    // level of `not`, `count` or `findall` inside the goal of another runs
+    // a search of its own, with a few kilobytes of native stack.  20,000
+    // levels need far more than 2 MB; they used to overflow the stack (and
+    // abort the process) from about 190,000 levels in the binary.
+    let mut s = Session::new();
+    s.load_str(
+        "nest",
+        "MODULE nest.\n\
+         n 0 :- fail.\n\
+         n N :- N > 0, M is N - 1, not (n M).\n\
+         c 0.\n\
+         c N :- N > 0, M is N - 1, count (c M) K, K = 1.\n\
+         f 0.\n\
+         f N :- N > 0, M is N - 1, findall x (f M) L, L = (x :: nil).\n",
+    )
+    .expect("loads");
+    for goal in ["n 20001", "c 20000", "f 20000"] {
+        let mut q = s.query(goal).expect("parses");
+        assert!(q.next_answer().expect("runs").is_some(), "`{goal}`");
+    }
+    // An even depth of `not`s fails.
+    let mut q = s.query("n 20000").expect("parses");
+    assert!(q.next_answer().expect("runs").is_none());
+}
+
+#[test]
+fn nested_aggregates_stop_at_the_memory_limit() {
+    // The native stack each level takes counts against `--max-memory`, so
+    // a nesting deep enough to exhaust memory stops with an error.
+    let dir = std::env::temp_dir().join(format!("lolli-nest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("nest.lolli");
+    std::fs::write(&file, "c 0.\nc N :- N > 0, M is N - 1, count (c M) _.\n").expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(["--max-memory", "100"])
+        .arg(&file)
+        .args(["-e", "c 10000000"])
+        .output()
+        .expect("run lolli");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the query was stopped by the memory limit"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

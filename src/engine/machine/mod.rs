@@ -843,7 +843,12 @@ impl Machine {
         let barrier = self.choices.len();
         let mut result = Ok(());
         loop {
-            match self.run_inner() {
+            // A goal can nest sub-searches as deep as memory allows (`not`
+            // inside the recursion that `not` runs): each level takes a
+            // few kilobytes of the native stack, and a new segment is put
+            // under it when little is left.
+            let ev = stacker::maybe_grow(NATIVE_RED_ZONE, NATIVE_SEGMENT, || self.run_inner());
+            match ev {
                 Ok(Event::Answer) => {
                     if !on_answer(self) {
                         break;
@@ -1147,6 +1152,7 @@ impl Machine {
             + self.choices.len() * size_of::<Choice>()
             + self.ctx.memory_used()
             + self.proof.nodes.len() * size_of::<ProofNode>()
+            + self.sub_searches as usize * NATIVE_PER_LEVEL
     }
 
     /// The heap mark of the oldest choice point: the start of the
@@ -1441,6 +1447,18 @@ impl Machine {
         self.proof.nodes.len() as u32 - 1
     }
 }
+
+/// Native stack a sub-search needs to start on the current segment (see
+/// [`Machine::sub_search`]).
+const NATIVE_RED_ZONE: usize = 256 * 1024;
+
+/// The size of each new native stack segment for nested sub-searches.
+const NATIVE_SEGMENT: usize = 16 * 1024 * 1024;
+
+/// The native stack one level of nested sub-searches takes, as counted
+/// against the memory limit (measured: 200,000 nested `count`s or `not`s
+/// take 1.1 GB, nearly all of it native stack).
+const NATIVE_PER_LEVEL: usize = 5632;
 
 /// The error of a query stopped by the memory limit of `limit` bytes.
 #[cold]
