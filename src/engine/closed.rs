@@ -37,9 +37,11 @@
 use super::context::{Context, Source, GONE};
 use super::trail::{Trail, Undo};
 
-/// The lengths at the start of a scope that [`Context::drop_closed`] needs.
+/// What the end of a scope needs to know of its start.
 #[derive(Copy, Clone, Debug)]
 pub struct ScopeStart {
+    /// The number of choice points (the caller's test: none made since).
+    pub choices: u32,
     /// The trail's length.
     pub trail: u32,
     /// The number of index buckets.
@@ -47,15 +49,6 @@ pub struct ScopeStart {
 }
 
 impl Context {
-    /// The lengths to give [`Context::drop_closed`] at the end of a scope
-    /// that starts now.
-    pub fn scope_start(&self, trail: &Trail) -> ScopeStart {
-        ScopeStart {
-            trail: trail.mark() as u32,
-            buckets: self.bucket_count() as u32,
-        }
-    }
-
     /// Remove entries `first..` and what refers to them (see the module
     /// doc), at the end of a scope that began at `start` with entry
     /// `first`, when no choice point was made since.  False, with nothing

@@ -1023,8 +1023,12 @@ impl Machine {
                     trail,
                     buckets,
                 } => {
-                    let start = ScopeStart { trail, buckets };
-                    Ok(self.exit_scope(first, end, saved, choices, start))
+                    let start = ScopeStart {
+                        choices,
+                        trail,
+                        buckets,
+                    };
+                    Ok(self.exit_scope(first, end, saved, start))
                 }
                 Action::WithMid {
                     g2,
@@ -1319,7 +1323,7 @@ impl Machine {
     /// Templates from `tpl` on were made for entries from `e` on (a
     /// quantified clause assumed, a module with `LOCAL` names loaded):
     /// they go with those entries.
-    pub(super) fn own_templates(&mut self, e: u32, tpl: u32) {
+    pub(super) fn own_templates_from(&mut self, e: u32, tpl: u32) {
         self.own_templates.push((e, tpl));
     }
 

@@ -164,7 +164,7 @@ impl Machine {
             );
             let tpl = self.templates.len() as u32;
             fresh = self.register(module);
-            self.own_templates(self.ctx.entries.len() as u32, tpl);
+            self.own_templates_from(self.ctx.entries.len() as u32, tpl);
             &fresh
         };
         for name in &loaded.module.memo {

@@ -11,18 +11,17 @@ impl Machine {
     pub(super) fn enter_scope(
         &mut self,
         (first, end): (u32, u32),
-        start: (u32, ScopeStart),
+        start: ScopeStart,
         body: Cell,
         node: u32,
         origin: u32,
     ) {
-        let (choices, start) = start;
         self.cont = self.push_frame(
             Action::ExitScope {
                 first,
                 end,
                 saved: self.slack,
-                choices,
+                choices: start.choices,
                 trail: start.trail,
                 buckets: start.buckets,
             },
@@ -77,17 +76,18 @@ impl Machine {
 
     /// The number of choice points and the lengths that the end of a scope
     /// assumed from now on needs (see [`Machine::exit_scope`]).
-    pub(super) fn scope_start(&self) -> (u32, ScopeStart) {
-        (
-            self.choices.len() as u32,
-            self.ctx.scope_start(&self.store.trail),
-        )
+    pub(super) fn scope_start(&self) -> ScopeStart {
+        ScopeStart {
+            choices: self.choices.len() as u32,
+            trail: self.store.trail.mark() as u32,
+            buckets: self.ctx.bucket_count() as u32,
+        }
     }
 
     /// The end of the scope of entries `first..end`: its linear resources
     /// must be used up (or swallowed by an erase), and its entries are no
     /// longer usable.  With no choice point made since the scope began
-    /// (there were `choices`), nothing can reopen it: its entries are
+    /// (`start`), nothing can reopen it: its entries are
     /// dropped ([`crate::engine::closed`]), with the templates made for
     /// them, unless a proof is recorded.
     pub(super) fn exit_scope(
@@ -95,7 +95,6 @@ impl Machine {
         first: u32,
         end: u32,
         saved: u32,
-        choices: u32,
         start: ScopeStart,
     ) -> bool {
         let v = self.slack;
@@ -109,7 +108,7 @@ impl Machine {
             }
         }
         self.ctx.close_scope(&mut self.store.trail, first, end);
-        if self.choices.len() as u32 <= choices
+        if self.choices.len() as u32 <= start.choices
             && !self.options.proofs
             && self.ctx.drop_closed(&mut self.store.trail, first, start)
         {
@@ -461,7 +460,7 @@ impl Machine {
         let keys = tpl.keys.clone();
         self.templates.push(Rc::new(tpl));
         let id = self.templates.len() as u32 - 1;
-        self.own_templates(self.ctx.entries.len() as u32, id);
+        self.own_templates_from(self.ctx.entries.len() as u32, id);
         let e = self.ctx.push_entry(
             linear,
             Source::Template {
