@@ -72,6 +72,26 @@ fn a_loop_with_cuts_runs_in_bounded_memory() {
     );
 }
 
+/// Scopes and bindings under a commit: a scope that ends with a choice
+/// point inside it cannot be dropped then, but once `once` or a guard's
+/// commit has removed that choice point nothing can reopen it (the scope's
+/// entries used to stay until the query ended: 750 MB for this loop).  The
+/// binding of `X` was trailed under `q`'s choice point; after the commit
+/// its record is garbage too (it kept `X`, 70 bytes a turn).
+#[test]
+fn a_loop_of_committed_scopes_runs_in_bounded_memory() {
+    within_64_mb(
+        "gc-loop-committed",
+        "MODULE loop.\n\
+         q 1. q 2. q 3.\n\
+         loop N N.\n\
+         loop I N :- I < N, once (tok I -o (q X, tok I)), \
+         ((tok I -o (q Y, tok I)) -> Y = 1 | fail), once (q _), \
+         J is I + 1, loop J N.\n",
+        "loop 0 1000000",
+    );
+}
+
 /// `forall` in a loop: its constant's birth keeps a cell in place (the
 /// cell made next, the first of the iteration's list), but not what that
 /// cell points to; and the variables whose ages were lowered for the
@@ -152,7 +172,11 @@ fn dropping_closed_scopes_changes_no_answer() {
          turns 0 nil.\n\
          turns N (X :: L) :- N > 0, (tok N -o (q X, tok N)), M is N - 1, turns M L.\n\
          with X Y :- a -o ((a, (s -o s), q X) & (a, q Y)), X < 2, Y > 2.\n\
-         hidden X :- r -o ({ (t -o (t, q X)) }, r).\n",
+         hidden X :- r -o ({ (t -o (t, q X)) }, r).\n\
+         once_older X :- r1 -o ((X = a ; X = b), once (t -o (r1, q _, t))).\n\
+         guard_older X :- r1 -o ((X = a ; X = b), ((t -o (r1, q Z, t)) -> Z = 1 | fail)).\n\
+         guard_else X :- r1 -o (((t -o (r1, q Z, Z > 5, t)) -> X = Z | X = c), r1).\n\
+         nested X Y :- r1 -o (q X, once (s -o (once (t -o (q Y, t, r1)), s)), X > 1).\n",
     );
     let cases = [
         ("older X", "X = a\nX = b\n"),
@@ -166,6 +190,11 @@ fn dropping_closed_scopes_changes_no_answer() {
         ("with X Y", "X = 1, Y = 3\n"),
         ("hidden X", "X = 1\nX = 2\nX = 3\n"),
         ("(older X, fail ; X = c)", "X = c\n"),
+        ("once_older X", "X = a\nX = b\n"),
+        ("guard_older X", "X = a\nX = b\n"),
+        ("guard_else X", "X = c\n"),
+        ("nested X Y", "X = 2, Y = 1\nX = 3, Y = 1\n"),
+        ("(once_older X, fail ; guard_older Y)", "Y = a\nY = b\n"),
     ];
     for (goal, want) in cases {
         for env in [&[][..], &[("LOLLI_GC_STRESS", "1")][..]] {

@@ -920,3 +920,15 @@ pub struct ContextLens {
     buckets: u32,
     memo: MemoSums,
 }
+
+impl ContextLens {
+    /// The number of entries.
+    pub fn entries(&self) -> u32 {
+        self.entries
+    }
+
+    /// The number of index buckets.
+    pub fn buckets(&self) -> u32 {
+        self.buckets
+    }
+}

@@ -278,8 +278,14 @@ impl Machine {
 
     /// Prove `goal` next, keeping only its first proof (`once`).
     pub(crate) fn then_solve_once(&mut self, goal: Cell, parent: u32, origin: u32) {
-        let choice = self.choices.len() as u32;
-        self.cont = self.push_frame(Action::Cut { choice }, self.cont);
+        let start = self.scope_start();
+        let cut = Action::Cut {
+            choice: start.choices,
+            first: self.ctx.entries.len() as u32,
+            trail: start.trail,
+            buckets: start.buckets,
+        };
+        self.cont = self.push_frame(cut, self.cont);
         self.push_solve(goal, parent, origin);
     }
 

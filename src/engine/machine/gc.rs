@@ -322,6 +322,7 @@ impl Machine {
         }
         let scan = hb..base;
         let trail_from = self.choices.last().map_or(0, |c| c.trail as usize);
+        self.tidy_trail(hb, trail_from);
         let mut marks = Marks::new(base, top - base);
 
         // Mark.
@@ -442,6 +443,38 @@ impl Machine {
             }
         }
         entries.truncate(to);
+        self.move_trail_positions(&removed);
+    }
+
+    /// Remove the trail's records of bindings of variables made since the
+    /// newest choice point (at `hb` or above), from `trail_from` on.
+    /// Backtracking truncates the heap below such a variable, so its
+    /// binding never needs undoing; it was trailed because a newer choice
+    /// point existed then, since removed by a commit (`once`, a guard).
+    /// Kept, each record would keep its variable, and what it is bound to,
+    /// alive: a deterministic loop of `once (q X)` would grow by both at
+    /// every turn.
+    fn tidy_trail(&mut self, hb: u32, trail_from: usize) {
+        let entries = &mut self.store.trail.entries;
+        let mut removed: Vec<u32> = Vec::new();
+        let mut to = trail_from;
+        for from in trail_from..entries.len() {
+            let u = entries[from];
+            if matches!(u, Undo::Bind(a) if a.0 >= hb) {
+                removed.push(from as u32);
+            } else {
+                entries[to] = u;
+                to += 1;
+            }
+        }
+        entries.truncate(to);
+        self.move_trail_positions(&removed);
+    }
+
+    /// The trail records at positions `removed` (ascending, all made since
+    /// the newest choice point) were removed: move the trail positions the
+    /// frames keep down with the records after them.
+    fn move_trail_positions(&mut self, removed: &[u32]) {
         if removed.is_empty() {
             return;
         }
@@ -453,7 +486,9 @@ impl Machine {
                     *t = moved(*t);
                 }
                 Action::WithEnd { g2_trail, .. } => *g2_trail = moved(*g2_trail),
-                Action::ExitScope { trail, .. } => *trail = moved(*trail),
+                Action::ExitScope { trail, .. } | Action::Cut { trail, .. } => {
+                    *trail = moved(*trail)
+                }
                 _ => {}
             }
         }

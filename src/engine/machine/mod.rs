@@ -225,6 +225,9 @@ enum Action {
     BangEnd {
         saved: u32,
     },
+    /// The commit of a guard `C -> T | E` after C's first proof: drop the
+    /// choice points from `choice` on (the first is E's, which also holds
+    /// the lengths [`Machine::drop_committed`] needs), then prove `then`.
     GuardCommit {
         choice: u32,
         then: Cell,
@@ -263,9 +266,14 @@ enum Action {
         call: u32,
     },
     /// Drop every choice point made since there were `choice` of them
-    /// (`once G` after G's first proof).
+    /// (`once G` after G's first proof); `first`, `trail` and `buckets`
+    /// are the context's length, the trail's length and the number of
+    /// index buckets when G started (see [`Machine::drop_committed`]).
     Cut {
         choice: u32,
+        first: u32,
+        trail: u32,
+        buckets: u32,
     },
 }
 
@@ -1061,8 +1069,7 @@ impl Machine {
                     node,
                     origin,
                 } => {
-                    self.choices.truncate(choice as usize);
-                    self.update_hb();
+                    self.commit(choice, None);
                     self.push_solve(then, node, origin);
                     Ok(true)
                 }
@@ -1085,9 +1092,18 @@ impl Machine {
                     Ok(self.store.unify(var, Cell::Int(ms)))
                 }
                 Action::SubEnd => return Ok(Event::Answer),
-                Action::Cut { choice } => {
-                    self.choices.truncate(choice as usize);
-                    self.update_hb();
+                Action::Cut {
+                    choice,
+                    first,
+                    trail,
+                    buckets,
+                } => {
+                    let start = ScopeStart {
+                        choices: choice,
+                        trail,
+                        buckets,
+                    };
+                    self.commit(choice, Some((first, start)));
                     Ok(true)
                 }
                 Action::MemoExit { call } => {
@@ -1230,6 +1246,31 @@ impl Machine {
         let (heap, frames) = self.choices.last().map_or((0, 0), |c| (c.heap, c.frames));
         self.store.hb = heap;
         self.frames_floor = frames;
+    }
+
+    /// A commit (`once G` after G's first proof, a guard after its
+    /// condition's): drop the choice points from `choice` on, then the
+    /// scopes closed since the committed goal started, which nothing can
+    /// reopen now ([`Machine::drop_committed`]).  `started` is the
+    /// context's first entry and the lengths when the goal started; for a
+    /// guard (`None`) the choice point of its else branch, the first one
+    /// dropped, was pushed then and saved them.
+    #[inline(never)]
+    fn commit(&mut self, choice: u32, started: Option<(u32, ScopeStart)>) {
+        let started = started.or_else(|| {
+            let ch = self.choices.get(choice as usize)?;
+            let start = ScopeStart {
+                choices: choice,
+                trail: ch.trail,
+                buckets: ch.ctx.buckets(),
+            };
+            Some((ch.ctx.entries(), start))
+        });
+        self.choices.truncate(choice as usize);
+        self.update_hb();
+        if let Some((first, start)) = started {
+            self.drop_committed(first, start);
+        }
     }
 
     /// Restore the state the newest choice point saved (which stays).

@@ -108,14 +108,25 @@ impl Machine {
             }
         }
         self.ctx.close_scope(&mut self.store.trail, first, end);
+        self.drop_committed(first, start);
+        self.slack = if saved != 0 { saved } else { v };
+        true
+    }
+
+    /// Drop the entries from `first` on, assumed since `start`, if no
+    /// choice point made since then is left and all of them are closed
+    /// ([`Context::drop_closed`]), with the templates made for them; not
+    /// while a proof is recorded.  Called at the end of a scope, and after
+    /// a commit (`once`, a guard) removed the choice points its goal left:
+    /// the scopes closed inside that goal can then no longer be reopened
+    /// either.
+    pub(super) fn drop_committed(&mut self, first: u32, start: ScopeStart) {
         if self.choices.len() as u32 <= start.choices
             && !self.options.proofs
             && self.ctx.drop_closed(&mut self.store.trail, first, start)
         {
             self.drop_templates();
         }
-        self.slack = if saved != 0 { saved } else { v };
-        true
     }
 
     pub(super) fn query_end(&mut self, first: u32, end: u32) -> bool {
