@@ -53,8 +53,11 @@ pub struct RuntimeError {
     pub message: String,
     /// The goal being run, printed.
     pub goal: Option<String>,
-    /// The clause whose body holds the goal, if it came from a source.
+    /// Where the goal was written, if it came from a source: the goal
+    /// itself when `at_goal`, else the clause whose body holds it.
     pub origin: Option<(FileId, Span)>,
+    /// Whether `origin` is the goal's own span.
+    pub at_goal: bool,
     /// Further explanation or advice.
     pub notes: Vec<String>,
 }
@@ -66,6 +69,7 @@ impl RuntimeError {
             message: message.into(),
             goal: None,
             origin: None,
+            at_goal: false,
             notes: Vec::new(),
         }
     }
@@ -144,8 +148,14 @@ impl Error {
                 }
                 notes.extend(r.notes.iter().cloned());
                 if let Some((f, span)) = &r.origin {
-                    d = d.with_labels(vec![Label::primary(f.0 as usize, span.clone())
-                        .with_message("in the body of this clause")]);
+                    let what = if r.at_goal {
+                        "in this goal"
+                    } else {
+                        "in the body of this clause"
+                    };
+                    d = d.with_labels(vec![
+                        Label::primary(f.0 as usize, span.clone()).with_message(what)
+                    ]);
                 }
                 d.with_notes(notes)
             }

@@ -181,7 +181,7 @@ impl Machine {
     fn in_goal(&self, mut e: RuntimeError, g: Cell, origin: u32) -> RuntimeError {
         if e.goal.is_none() {
             e.goal = Some(self.show(g));
-            e.origin = self.origin_of(origin);
+            self.locate(&mut e, g, origin);
         }
         e
     }

@@ -86,6 +86,7 @@ pub fn template_of_heap(
         keys,
         conjuncts,
         origin: None,
+        goal_spans: Vec::new(),
     };
     Ok((tpl, env))
 }

@@ -50,6 +50,30 @@ pub struct Template {
     pub conjuncts: Vec<Vec<Conjunct>>,
     /// Where the clause was written, if it came from a source text.
     pub origin: Option<(FileId, Span)>,
+    /// Each term written in the body of the clause (in goal position, and
+    /// their subterms), as a cell of `cells`, with its source span, so
+    /// that an error can point at the goal it happened in
+    /// ([`Template::goal_span`]).  Empty for a clause without a body and
+    /// for templates not compiled from a source.
+    pub goal_spans: Vec<(Cell, Span)>,
+}
+
+impl Template {
+    /// The span of the one term of the clause's body that `is_it` accepts
+    /// (given the term's cell); `None` when there is none or more than one
+    /// (then only the clause as a whole can be named).
+    pub fn goal_span(&self, mut is_it: impl FnMut(Cell) -> bool) -> Option<Span> {
+        let mut found = None;
+        for (c, span) in &self.goal_spans {
+            if is_it(*c) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(span.clone());
+            }
+        }
+        found
+    }
 }
 
 /// One conjunct of a clause body in a template.
@@ -160,6 +184,10 @@ pub struct Compiler<'a> {
     locals: &'a HashMap<String, SymId>,
     /// Binder scope: innermost last.
     bound: Vec<(String, Cell)>,
+    /// Whether [`Compiler::term`] records what it compiles in
+    /// `goal_spans` (in a clause's goal operands).
+    in_body: bool,
+    goal_spans: Vec<(Cell, Span)>,
 }
 
 impl<'a> Compiler<'a> {
@@ -186,6 +214,8 @@ impl<'a> Compiler<'a> {
             slot_names,
             locals,
             bound: Vec::new(),
+            in_body: false,
+            goal_spans: Vec::new(),
         }
     }
 
@@ -221,6 +251,7 @@ impl<'a> Compiler<'a> {
             keys,
             conjuncts,
             origin: None,
+            goal_spans: self.goal_spans,
         })
     }
 
@@ -239,6 +270,7 @@ impl<'a> Compiler<'a> {
             keys: Vec::new(),
             conjuncts: Vec::new(),
             origin: None,
+            goal_spans: Vec::new(),
         })
     }
 
@@ -275,19 +307,28 @@ impl<'a> Compiler<'a> {
                 let x = if c0 {
                     self.clause_term(&args[0])?
                 } else {
-                    self.term(&args[0])?
+                    self.body_term(&args[0])?
                 };
                 self.cells[a + 1] = x;
                 let y = if c1 {
                     self.clause_term(&args[1])?
                 } else {
-                    self.term(&args[1])?
+                    self.body_term(&args[1])?
                 };
                 self.cells[a + 2] = y;
                 Ok(Cell::Struct(Addr(a as u32)))
             }
             _ => self.term(t),
         }
+    }
+
+    /// Compile a clause's body (a goal operand of `:-`, `-o` and the
+    /// like), recording where each of its terms was written.
+    fn body_term(&mut self, t: &Term) -> Result<Cell, CompileError> {
+        let outer = std::mem::replace(&mut self.in_body, true);
+        let r = self.term(t);
+        self.in_body = outer;
+        r
     }
 
     fn reserve(&mut self, f: SymId, n: u32) -> usize {
@@ -327,7 +368,13 @@ impl<'a> Compiler<'a> {
                 let s = self.new_slot("_");
                 Cell::Ref(Addr(s))
             }
-            TermKind::Name(n) => self.name_cell(n),
+            TermKind::Name(n) => {
+                let c = self.name_cell(n);
+                if let (true, Cell::Atom(_)) = (self.in_body, c) {
+                    self.goal_spans.push((c, t.span.clone()));
+                }
+                c
+            }
             TermKind::Int(i) => Cell::Int(*i),
             TermKind::Str(s) => Cell::Str(self.symbols.intern_str(s)),
             TermKind::App(head, args) => {
@@ -352,6 +399,10 @@ impl<'a> Compiler<'a> {
                 };
                 let n = args.len() as u32 + extra.is_some() as u32;
                 let a = self.reserve(f, n);
+                if self.in_body && extra.is_none() {
+                    self.goal_spans
+                        .push((Cell::Struct(Addr(a as u32)), t.span.clone()));
+                }
                 let mut i = a + 1;
                 if let Some(h) = extra {
                     self.cells[i] = h;

@@ -24,8 +24,54 @@ impl Machine {
     ) -> RuntimeError {
         let mut e = RuntimeError::new(message);
         e.goal = Some(self.show(goal));
-        e.origin = self.origin_of(origin);
+        self.locate(&mut e, goal, origin);
         e
+    }
+
+    /// Point error `e`, raised by `goal` in the body of entry `origin`'s
+    /// clause, at the goal as it is written there when exactly one term of
+    /// the body can have become `goal` ([`Machine::written_as`]);
+    /// otherwise at the whole clause.
+    pub(crate) fn locate(&self, e: &mut RuntimeError, goal: Cell, origin: u32) {
+        e.origin = self.origin_of(origin);
+        e.at_goal = false;
+        let Some(Source::Template { tpl, .. }) =
+            self.ctx.entries.get(origin as usize).map(|e| e.source)
+        else {
+            return;
+        };
+        let t = &self.templates[tpl as usize];
+        if let (Some((_, span)), Some(at)) = (
+            &mut e.origin,
+            t.goal_span(|c| self.written_as(&t.cells, c, goal, 0)),
+        ) {
+            *span = at;
+            e.at_goal = true;
+        }
+    }
+
+    /// Whether heap term `h` can be an instance of template term `t`: the
+    /// same names, numbers and shapes where `t` has them (its variables
+    /// stand for anything).  Below a depth of 32, anything.
+    fn written_as(&self, cells: &[Cell], t: Cell, h: Cell, depth: u32) -> bool {
+        if depth > 32 {
+            return true;
+        }
+        match (t, self.store.deref(h)) {
+            (Cell::Struct(a), Cell::Struct(b)) => {
+                let Cell::Functor(f, n) = cells[a.ix()] else {
+                    return true;
+                };
+                self.store.heap.get(b) == Cell::Functor(f, n)
+                    && (0..n as usize).all(|i| {
+                        let h = self.store.heap.arg(b, i as u32);
+                        self.written_as(cells, cells[a.ix() + 1 + i], h, depth + 1)
+                    })
+            }
+            (Cell::Struct(_), _) => false,
+            (Cell::Atom(_) | Cell::Int(_) | Cell::Str(_), h) => t == h,
+            _ => true,
+        }
     }
 
     /// The source position of the clause behind entry `origin`.
@@ -277,7 +323,7 @@ impl Machine {
         let mname = self.symbols.name(name).to_string();
         let loaded = self.find_and_load(&mname).map_err(|mut e| {
             e.goal = Some(self.show(g));
-            e.origin = self.origin_of(origin);
+            self.locate(&mut e, g, origin);
             e
         })?;
         if loaded.module.params.len() != margs.len() {
