@@ -358,6 +358,50 @@ fn a_long_conjunction_loads_and_runs_in_the_binary() {
 }
 
 #[test]
+fn deep_terms_in_the_source_load_and_run_in_the_binary() {
+    // A numeral 100,000 `s` deep and a list of 100,000 elements, written in
+    // the program and in the goal.  Loading walked each compound term's
+    // chain of last arguments (to find where its cells end), so a term
+    // took time quadratic in its depth: 14 s for this numeral in a
+    // release build, minutes in a debug one.
+    let (n, m) = (100_000, 20_000);
+    let dir = std::env::temp_dir().join(format!("lolli-deep-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("deep.lolli");
+    let numeral = format!("{}z{}", "(s ".repeat(n), ")".repeat(n));
+    let list = format!("({}nil)", "a :: ".repeat(n));
+    std::fs::write(
+        &file,
+        format!(
+            "nat {numeral}.\nlst {list}.\n\
+             check D L :- nat X, depth X 0 D, lst Y, len Y 0 L.\n\
+             depth z D D.\n\
+             depth (s X) A D :- B is A + 1, depth X B D.\n\
+             len nil L L.\n\
+             len (_ :: T) A L :- B is A + 1, len T B L.\n"
+        ),
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .arg(&file)
+        .args(["-e", "check D L"])
+        // (An argument longer than 128 KB is refused by the system.)
+        .args([
+            "-e",
+            &format!("depth {}z{} 0 D", "(s ".repeat(m), ")".repeat(m)),
+        ])
+        .output()
+        .expect("run lolli");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("D = {n}, L = {n}\nD = {m}\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn a_long_list_answer_is_read_and_dropped_on_an_ordinary_stack() {
     // Through the library, on the test's own thread (2 MB of stack): the
     // answer's value is a list nested 200,000 deep, made, cloned, printed,

@@ -74,10 +74,11 @@ pub fn template_of_heap(
         .iter()
         .map(|a| head_keys(&cells, &[], |c| c, a.head, &mut scratch))
         .collect();
-    let conjuncts = crate::logic::template::conjuncts_of(&cells, &alts);
+    let ends = crate::logic::template::block_ends(&cells);
+    let conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
     let tpl = Template {
         slot_names,
-        ends: crate::logic::template::block_ends(&cells),
+        ends,
         cells,
         root,
         nslots,
@@ -86,7 +87,7 @@ pub fn template_of_heap(
         keys,
         conjuncts,
         origin: None,
-        goal_spans: Vec::new(),
+        goal_spans: Box::default(),
     };
     Ok((tpl, env))
 }
