@@ -32,6 +32,9 @@ use crate::stdio::{self, Stdout};
 #[command(
     name = "lolli",
     version,
+    // `--timeout -1` is a value the option refuses with its own message,
+    // not an unknown option.
+    allow_negative_numbers = true,
     about = "An interpreter for Lolli, a linear logic programming language"
 )]
 pub struct Args {
@@ -59,12 +62,12 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Stop a query whose goals nest deeper than N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = depth)]
     pub max_depth: Option<u32>,
     /// Stop a query whose stacks grow beyond this many megabytes (default:
     /// a third of the machine's memory, so that a runaway query stops with
     /// an error before the system runs out; 0: no limit).
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MB", value_parser = megabytes)]
     pub max_memory: Option<usize>,
     /// What to do with warnings about the loaded files: print them (`warn`,
     /// the default), make them errors (`error`, exit status 2) or hide them (`none`).
@@ -150,23 +153,42 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(s).map_err(|_| "the timeout is too long".to_string())
 }
 
+/// A whole number of at least `min` that fits in a `T`, or the error
+/// `below` when it is smaller (a negative number included).
+fn whole<T: TryFrom<i128>>(text: &str, min: i128, below: &str) -> Result<T, String> {
+    let n: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if n < min {
+        return Err(below.to_string());
+    }
+    T::try_from(n).map_err(|_| format!("{n} is too large"))
+}
+
 /// A count of at least 1 (`--limit`).
 fn positive(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("the limit must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
+    whole(text, 1, "the limit must be at least 1")
 }
 
 /// A `--memo-limit`: the table keeps its keys in two generations, so it
 /// holds at least two.
 fn memo_keys(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n < 2 => Err("the memo table holds at least 2 keys".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
+    whole(text, 2, "the memo table holds at least 2 keys")
+}
+
+/// A `--max-depth`: 0 or more clause uses.
+fn depth(text: &str) -> Result<u32, String> {
+    whole(text, 0, "the depth limit must be 0 or more")
+}
+
+/// A `--max-memory`: 0 (no limit) or more megabytes.
+fn megabytes(text: &str) -> Result<usize, String> {
+    whole(
+        text,
+        0,
+        "the memory limit must be 0 (no limit) or more megabytes",
+    )
 }
 
 /// How many answers to show: as the options say, else one (or, at a

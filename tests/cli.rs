@@ -292,6 +292,36 @@ fn bad_options_exit_2() {
             r.stderr
         );
     }
+    // A negative number is a value the option refuses (it used to be taken
+    // for an unknown option, with clap's tip to write `-- -1`).
+    for (opt, why) in [
+        (
+            "--timeout",
+            "the timeout must be a number of seconds, 0 or more",
+        ),
+        ("--limit", "the limit must be at least 1"),
+        ("--memo-limit", "the memo table holds at least 2 keys"),
+        ("--max-depth", "the depth limit must be 0 or more"),
+        (
+            "--max-memory",
+            "the memory limit must be 0 (no limit) or more megabytes",
+        ),
+    ] {
+        let r = lolli(&[opt, "-1", "-e", "true"]);
+        assert_eq!((r.stdout.as_str(), r.code), ("", 2));
+        assert!(
+            r.stderr.starts_with("error: invalid value '-1' for '")
+                && r.stderr.contains(&format!("': {why}\n")),
+            "{opt}: {}",
+            r.stderr
+        );
+    }
+    let r = lolli(&["--max-depth", "99999999999", "-e", "true"]);
+    assert!(
+        r.stderr.contains("': 99999999999 is too large\n"),
+        "{}",
+        r.stderr
+    );
     let r = lolli(&["--bogus"]);
     assert_eq!((r.stdout.as_str(), r.code), ("", 2));
     assert!(
