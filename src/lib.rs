@@ -27,4 +27,4 @@ pub mod util;
 
 pub use diagnostics::Error;
 pub use engine::Options;
-pub use session::{Answer, Outcome, Query, Session, Value};
+pub use session::{Answer, GoalAt, Outcome, Query, Session, Value};

@@ -160,6 +160,21 @@ pub struct Session {
     /// The parsed items of the unchecked sources, kept from their loading
     /// so that taking the warnings does not parse them again.
     parsed: Vec<(FileId, Parsed)>,
+    /// Where the next goal [`Session::prepare`] parses was read (see
+    /// [`Session::next_goal_at`]).
+    next_goal_at: Option<GoalAt>,
+}
+
+/// Where a goal was read: its source's name, line (from 1) and column
+/// (the byte offset in that line, from 0) of its first character.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalAt {
+    /// The name messages show (`<stdin>`).
+    pub name: String,
+    /// The line of the goal's first character.
+    pub line: usize,
+    /// The byte offset of the goal's first character in its line.
+    pub column: usize,
 }
 
 impl Default for Session {
@@ -216,6 +231,7 @@ impl Session {
             unchecked: Vec::new(),
             parsed: Vec::new(),
             prelude: Vec::new(),
+            next_goal_at: None,
         }
     }
 
@@ -641,6 +657,14 @@ impl Session {
         Ok(self.start(p))
     }
 
+    /// Say where the next goal given to [`Session::prepare`] was read, so
+    /// that its messages give that position (`<stdin>:12:5`) rather than
+    /// one in the goal alone (`<goal>:1:5`).  Only the next goal: the
+    /// position is forgotten once a goal is prepared.
+    pub fn next_goal_at(&mut self, at: GoalAt) {
+        self.next_goal_at = Some(at);
+    }
+
     /// Parse a goal and build its term, without starting it.
     ///
     /// ```
@@ -650,7 +674,23 @@ impl Session {
     /// assert!(s.prepare("X = ").is_err());
     /// ```
     pub fn prepare(&mut self, goal: &str) -> Result<Prepared, Error> {
-        let file = self.machine.sources.add("<goal>", goal);
+        let (file, padded);
+        let goal = match self.next_goal_at.take() {
+            // Indented to its column, numbered from its line: spans in the
+            // goal then say where it was read.
+            Some(at) => {
+                padded = format!("{:1$}{goal}", "", at.column);
+                file = self
+                    .machine
+                    .sources
+                    .add_at(at.name, padded.as_str(), at.line);
+                padded.as_str()
+            }
+            None => {
+                file = self.machine.sources.add("<goal>", goal);
+                goal
+            }
+        };
         let ast = crate::syntax::parse_goal(goal).map_err(|e| Error::Syntax {
             file,
             span: e.span,

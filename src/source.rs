@@ -13,6 +13,9 @@ pub struct SourceFile {
     /// The text.
     pub text: String,
     line_starts: Vec<usize>,
+    /// The number of the text's first line (1, or more for a goal read from
+    /// the middle of standard input).
+    first_line: usize,
 }
 
 /// All source texts.
@@ -29,6 +32,17 @@ impl Sources {
 
     /// Add a text; returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.add_at(name, text, 1)
+    }
+
+    /// Add a text whose first line is line `first_line` of what it was read
+    /// from (messages number its lines from there); returns its id.
+    pub fn add_at(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<String>,
+        first_line: usize,
+    ) -> FileId {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -36,6 +50,7 @@ impl Sources {
             name: name.into(),
             text,
             line_starts,
+            first_line,
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -48,10 +63,13 @@ impl Sources {
     /// The 1-based line of a byte offset.
     pub fn line(&self, id: FileId, offset: usize) -> u32 {
         match self.get(id) {
-            Some(f) => match f.line_starts.binary_search(&offset) {
-                Ok(i) => i as u32 + 1,
-                Err(i) => i as u32,
-            },
+            Some(f) => {
+                let index = match f.line_starts.binary_search(&offset) {
+                    Ok(i) => i,
+                    Err(i) => i - 1,
+                };
+                (index + f.first_line) as u32
+            }
             None => 0,
         }
     }
@@ -90,6 +108,14 @@ impl<'a> codespan_reporting::files::Files<'a> for Sources {
     ) -> Result<usize, codespan_reporting::files::Error> {
         let starts = &self.file(id)?.line_starts;
         Ok(starts.binary_search(&byte).unwrap_or_else(|next| next - 1))
+    }
+
+    fn line_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(line_index + self.file(id)?.first_line)
     }
 
     fn line_range(

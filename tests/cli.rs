@@ -485,6 +485,28 @@ fn a_syntax_error_on_stdin_stops_with_status_2() {
         "{}",
         r.stderr
     );
+    // The position is the error's in the input: its line, and its column
+    // counted from the start of the line, after blank lines, after another
+    // goal on the same line, and in a goal that spans lines.
+    for (input, at) in [
+        ("X = 1.\nbad ( .\n", "<stdin>:2:5"),
+        (
+            "X = 1.\n\n\n  Y = 2.  Z = (3 +\n  4), W = ).\n",
+            "<stdin>:5:11",
+        ),
+        ("X = 1. Y = (.\n", "<stdin>:1:12"),
+    ] {
+        let r = lolli_in(&dir, &[], input, &[]);
+        assert_eq!(r.code, 2);
+        assert!(
+            r.stderr.contains(&format!("┌─ {at}\n")),
+            "{input:?}: {}",
+            r.stderr
+        );
+    }
+    // A warning about a piped goal too.
+    let r = lolli_in(&dir, &[], "true.\n  nothing_defines_this.\n", &[]);
+    assert!(r.stderr.contains("┌─ <stdin>:2:3\n"), "{}", r.stderr);
 }
 
 #[test]

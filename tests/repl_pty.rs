@@ -352,7 +352,7 @@ fn piped_errors_stop_with_status_2() {
     assert_eq!(
         err,
         "error[E001]: syntax error: unbalanced parenthesis: this `(` is never closed\n  \
-         ┌─ <goal>:1:5\n  │\n1 │ foo (.\n  │     ^\n  │\n  = expected a term\n\n"
+         ┌─ <stdin>:2:5\n  │\n2 │ foo (.\n  │     ^\n  │\n  = expected a term\n\n"
     );
     assert_eq!(status, 2);
 }

@@ -21,23 +21,28 @@ use super::commands;
 
 /// Read one goal or command; `None` at the end of input, an error when a
 /// line cannot be read.  Each line is lexed once however many lines the
-/// goal spans ([`crate::syntax::is_complete_resuming`]).
+/// goal spans ([`crate::syntax::is_complete_resuming`]).  With the text,
+/// the number of lines `next_line` gave before the one it starts on
+/// (blank lines before a goal are passed over).
 pub fn read_goal(
     next_line: &mut dyn FnMut() -> std::io::Result<Option<String>>,
-) -> std::io::Result<Option<String>> {
+) -> std::io::Result<Option<(String, usize)>> {
     let mut text = String::new();
     let mut resume = crate::syntax::Resume::default();
+    let (mut read, mut start) = (0, 0);
     loop {
         let Some(line) = next_line()? else {
-            return Ok((!text.trim().is_empty()).then_some(text));
+            return Ok((!text.trim().is_empty()).then_some((text, start)));
         };
+        read += 1;
         if text.trim().is_empty() {
             text.clear();
+            start = read - 1;
             resume = crate::syntax::Resume::default();
             // A command is one line; so is a lone `;` (more answers are
             // asked for at a terminal; the top level explains it).
             if commands::is_command(&line) || line.trim() == ";" {
-                return Ok(Some(line));
+                return Ok(Some((line, start)));
             }
         }
         text.push_str(&line);
@@ -45,7 +50,7 @@ pub fn read_goal(
             text.push('\n');
         }
         if !text.trim().is_empty() && crate::syntax::is_complete_resuming(&text, &mut resume) {
-            return Ok(Some(text));
+            return Ok(Some((text, start)));
         }
     }
 }
@@ -176,18 +181,46 @@ pub fn run(
     stop_below: usize,
 ) -> i32 {
     // What followed the last goal on its line (more goals, see
-    // [`commands::split_first`]): read before the next line.
+    // [`commands::split_first`]): read before the next line.  `line` counts
+    // the lines read; `rest` starts on the last of them, at `rest_column`.
     let mut rest = String::new();
+    let (mut line, mut rest_column) = (0, 0);
     while backend.depth() >= stop_below {
         let mut first = std::mem::take(&mut rest);
+        let from_rest = !first.is_empty();
+        let mut fresh = 0;
         let mut lines = || match first.is_empty() {
-            true => next_line(),
+            true => {
+                let l = next_line();
+                fresh += matches!(l, Ok(Some(_))) as usize;
+                l
+            }
             false => Ok(Some(std::mem::take(&mut first))),
         };
-        let goal = match read_goal(&mut lines) {
-            Ok(Some(text)) => {
+        let read = read_goal(&mut lines);
+        let before = line;
+        line += fresh;
+        let goal = match read {
+            Ok(Some((text, start))) => {
+                // Where the text starts: in `rest`, or on a line read now.
+                let (goal_line, column) = match (from_rest, start) {
+                    (true, 0) => (before, rest_column),
+                    (true, _) => (before + start, 0),
+                    (false, _) => (before + start + 1, 0),
+                };
                 let (goal, after) = commands::split_first(&text);
                 rest = after.to_string();
+                rest_column = match goal.rfind('\n') {
+                    Some(i) => goal.len() - i - 1,
+                    None => column + goal.len(),
+                };
+                if !commands::is_command(goal) {
+                    backend.session_mut().next_goal_at(crate::session::GoalAt {
+                        name: "<stdin>".to_string(),
+                        line: goal_line,
+                        column,
+                    });
+                }
                 goal.to_string()
             }
             Ok(None) => break,
