@@ -92,6 +92,22 @@ fn a_loop_of_committed_scopes_runs_in_bounded_memory() {
     );
 }
 
+/// `{G}` and `&` in a loop: each pushes a restriction and pops it again
+/// (32 bytes of trail a turn, kept until the query ended), and `&` keeps
+/// its own values in the machine's `aux` stack (20 bytes a turn).  With no
+/// choice point left, neither is needed once they end.
+#[test]
+fn a_loop_of_restrictions_runs_in_bounded_memory() {
+    within_64_mb(
+        "gc-loop-restrictions",
+        "MODULE loop.\n\
+         loop N N.\n\
+         loop I N :- I < N, { true }, (r -o (s -o ((r, s) & (s, r)))), (true & true), \
+         J is I + 1, loop J N.\n",
+        "loop 0 1000000",
+    );
+}
+
 /// `forall` in a loop: its constant's birth keeps a cell in place (the
 /// cell made next, the first of the iteration's list), but not what that
 /// cell points to; and the variables whose ages were lowered for the
@@ -176,7 +192,8 @@ fn dropping_closed_scopes_changes_no_answer() {
          once_older X :- r1 -o ((X = a ; X = b), once (t -o (r1, q _, t))).\n\
          guard_older X :- r1 -o ((X = a ; X = b), ((t -o (r1, q Z, t)) -> Z = 1 | fail)).\n\
          guard_else X :- r1 -o (((t -o (r1, q Z, Z > 5, t)) -> X = Z | X = c), r1).\n\
-         nested X Y :- r1 -o (q X, once (s -o (once (t -o (q Y, t, r1)), s)), X > 1).\n",
+         nested X Y :- r1 -o (q X, once (s -o (once (t -o (q Y, t, r1)), s)), X > 1).\n\
+         restricted X Y :- r -o ((X = a ; X = b), { q Y }, (r & (q Z, Z > Y, r)), Y > 1).\n",
     );
     let cases = [
         ("older X", "X = a\nX = b\n"),
@@ -195,6 +212,7 @@ fn dropping_closed_scopes_changes_no_answer() {
         ("guard_else X", "X = c\n"),
         ("nested X Y", "X = 2, Y = 1\nX = 3, Y = 1\n"),
         ("(once_older X, fail ; guard_older Y)", "Y = a\nY = b\n"),
+        ("restricted X Y", "X = a, Y = 2\nX = b, Y = 2\n"),
     ];
     for (goal, want) in cases {
         for env in [&[][..], &[("LOLLI_GC_STRESS", "1")][..]] {

@@ -139,6 +139,7 @@ impl Machine {
                     self.slack,
                     self.store.trail.mark() as u32,
                     self.ctx.entries.len() as u32,
+                    self.choices.len() as u32,
                 ]);
                 self.cont = self.push_frame(
                     Action::WithMid {

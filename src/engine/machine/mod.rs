@@ -203,9 +203,10 @@ enum Action {
         trail: u32,
         buckets: u32,
     },
-    /// Between the conjuncts of `G1 & G2`: `aux .. aux+3` holds the slack
-    /// saved at the `&`, the trail length and the context length then (in
-    /// `aux`, so that `Action`, and with it every frame, stays 32 bytes).
+    /// Between the conjuncts of `G1 & G2`: `aux .. aux+4` holds the slack
+    /// saved at the `&`, the trail length, the context length and the
+    /// number of choice points then (in `aux`, so that `Action`, and with
+    /// it every frame, stays 32 bytes).
     WithMid {
         g2: Cell,
         node: u32,
@@ -1047,7 +1048,7 @@ impl Machine {
                     let at = aux as usize;
                     let (saved, trail, ctx_len) =
                         (self.aux[at], self.aux[at + 1], self.aux[at + 2]);
-                    Ok(self.with_mid(g2, node, origin, saved, trail, ctx_len))
+                    Ok(self.with_mid(g2, node, origin, aux, saved, trail, ctx_len))
                 }
                 Action::WithEnd {
                     c1,

@@ -145,16 +145,23 @@ impl Machine {
         true
     }
 
+    // (Not inlined: `&` is rare, and the run loop it would join is hot.)
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub(super) fn with_mid(
         &mut self,
         g2: Cell,
         node: u32,
         origin: u32,
+        mid: u32,
         saved: u32,
         trail: u32,
         ctx_len: u32,
     ) -> bool {
         let v1 = self.slack;
+        // The set of what G1 consumed follows the index of the `&`'s own
+        // values (for `with_end` to find them).
+        self.aux.push(mid);
         let c1 = self.aux.len() as u32;
         let restricted = v1 == 0;
         let token = if restricted {
@@ -200,6 +207,7 @@ impl Machine {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub(super) fn with_end(
         &mut self,
         c1: u32,
@@ -246,6 +254,14 @@ impl Machine {
         } else {
             0
         };
+        // With no choice point made since the `&` began, nothing can come
+        // back to it: what it keeps in `aux` goes (a deterministic loop of
+        // `&` would otherwise keep 20 bytes a turn).  The frames that refer
+        // to those values are gone too (they were made since).
+        let mid = self.aux[c1 as usize - 1] as usize;
+        if self.choices.len() as u32 <= self.aux[mid + 3] {
+            self.aux.truncate(mid);
+        }
         true
     }
 
