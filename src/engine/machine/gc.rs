@@ -542,6 +542,7 @@ impl Machine {
                 | Action::QueryEnd { .. }
                 | Action::SubEnd
                 | Action::MemoExit { .. }
+                | Action::ForallEnd { .. }
                 | Action::Cut { .. } => {}
             }
         }

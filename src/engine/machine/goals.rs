@@ -364,6 +364,20 @@ impl Machine {
         let Cell::Bound(id) = b else {
             return Err(self.goal_error("malformed quantifier", g, origin));
         };
+        // When the proof of the body ends with no choice point made since,
+        // nothing can come back into it, and nothing outside it holds the
+        // constant (it may not escape into an older variable): the
+        // constant goes, so that a loop of `forall` does not keep one a
+        // turn (and with it the slower binding of variables older than
+        // the newest constant).  Not while proofs name it, nor while memo
+        // keys may (an id given again would make two constants one).
+        if f == sym::FORALL && !self.options.proofs && !self.ctx.memo.on {
+            let end = Action::ForallEnd {
+                eigens: self.store.heap.eigens.len() as u32,
+                choices: self.choices.len() as u32,
+            };
+            self.cont = self.push_frame(end, self.cont);
+        }
         let witness = if f == sym::FORALL {
             let name = self
                 .binder_names

@@ -266,6 +266,14 @@ enum Action {
     MemoExit {
         call: u32,
     },
+    /// The end of `forall x \\ G` when no proof is recorded and
+    /// memoization is off: `eigens` and `choices` are the numbers of
+    /// eigenvariables and choice points before it (see
+    /// [`Machine::quantifier_goal`]).
+    ForallEnd {
+        eigens: u32,
+        choices: u32,
+    },
     /// Drop every choice point made since there were `choice` of them
     /// (`once G` after G's first proof); `first`, `trail` and `buckets`
     /// are the context's length, the trail's length and the number of
@@ -1105,6 +1113,12 @@ impl Machine {
                         buckets,
                     };
                     self.commit(choice, Some((first, start)));
+                    Ok(true)
+                }
+                Action::ForallEnd { eigens, choices } => {
+                    if self.choices.len() as u32 <= choices {
+                        self.store.heap.eigens.truncate(eigens as usize);
+                    }
                     Ok(true)
                 }
                 Action::MemoExit { call } => {
