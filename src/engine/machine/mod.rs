@@ -266,7 +266,7 @@ enum Action {
     MemoExit {
         call: u32,
     },
-    /// The end of `forall x \\ G` when no proof is recorded and
+    /// The end of `forall x \ G` when no proof is recorded and
     /// memoization is off: `eigens` and `choices` are the numbers of
     /// eigenvariables and choice points before it (see
     /// [`Machine::quantifier_goal`]).
