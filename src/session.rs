@@ -576,10 +576,47 @@ impl Session {
             .iter()
             .map(|&(f, n)| (self.machine.symbols.name(f), n))
             .collect();
-        let warnings =
+        let mut warnings =
             crate::logic::warnings::check(&checked, &context, &external, &mut self.module_reader());
         self.checked.append(&mut self.unchecked);
+        for w in &mut warnings {
+            self.hint_missing_full_stop(w);
+        }
         warnings
+    }
+
+    /// A call that nothing defines with its number of arguments, and that
+    /// runs on from one line into the next, is most often two clauses with
+    /// the `.` between them forgotten (`p X :- q X` then `q a.` reads as
+    /// `p X :- q X q a.`): say so.
+    fn hint_missing_full_stop(&self, w: &mut Warning) {
+        use crate::diagnostics::WarningKind::{ArityMismatch, UnknownPredicate};
+        if !matches!(w.kind, UnknownPredicate | ArityMismatch) {
+            return;
+        }
+        let Some(text) = self
+            .machine
+            .sources
+            .get(w.file)
+            .and_then(|f| f.text.get(w.span.clone()))
+        else {
+            return;
+        };
+        let Some(nl) = text.find('\n') else {
+            return;
+        };
+        // A line that ends inside brackets, or after a comma or an
+        // operator, goes on by design.
+        let first = text[..nl].trim_end();
+        let opens = first.matches(['(', '[']).count() > first.matches([')', ']']).count();
+        if opens || first.ends_with(|c: char| c == ',' || c.is_ascii_punctuation() && c != ')') {
+            return;
+        }
+        let line = self.machine.sources.line(w.file, w.span.start + nl);
+        w.notes.push(format!(
+            "this call runs on past the end of line {line}: if a clause ends there, \
+             its `.` is missing"
+        ));
     }
 
     /// Render warnings as the command line prints them (as errors for `-W error`).
