@@ -306,7 +306,9 @@ impl Machine {
     /// mostly still live) and collects only the cells made since; the old
     /// cells are then scanned for pointers to the new ones instead of
     /// being marked.  Every collection is a full one once the old cells
-    /// have doubled since the last full one.
+    /// have doubled since the last full one.  (Kept out of the run loop,
+    /// where `maybe_collect` is inlined.)
+    #[inline(never)]
     fn collect(&mut self) {
         let hb = self.store.hb;
         let top = self.store.heap.len() as u32;
@@ -430,20 +432,7 @@ impl Machine {
             times.push(age);
             true
         });
-        let entries = &mut self.store.trail.entries;
-        let mut removed: Vec<u32> = Vec::new();
-        let mut to = trail_from;
-        for from in trail_from..entries.len() {
-            let u = entries[from];
-            if matches!(u, Undo::Lower(w, _) if dead(w)) {
-                removed.push(from as u32);
-            } else {
-                entries[to] = u;
-                to += 1;
-            }
-        }
-        entries.truncate(to);
-        self.move_trail_positions(&removed);
+        self.remove_trail_records(trail_from, |_, u| matches!(u, Undo::Lower(w, _) if dead(w)));
     }
 
     /// Remove the trail records, from `trail_from` on (made since the
@@ -459,7 +448,7 @@ impl Machine {
     ///   restrictions as they were, and no other undo looks at them (a
     ///   loop of `{ true }`: 32 bytes a turn).
     fn tidy_trail(&mut self, hb: u32, trail_from: usize) {
-        let entries = &mut self.store.trail.entries;
+        let entries = &self.store.trail.entries;
         let mut drop = vec![false; entries.len() - trail_from];
         let mut open: Vec<usize> = Vec::new();
         for (i, u) in entries[trail_from..].iter().enumerate() {
@@ -477,13 +466,27 @@ impl Machine {
                 _ => {}
             }
         }
+        self.remove_trail_records(trail_from, |i, _| drop[i - trail_from]);
+    }
+
+    /// Remove the trail records from `trail_from` on (all made since the
+    /// newest choice point) for which `remove(position, record)` holds,
+    /// keeping the others in order, and move the trail positions the
+    /// frames keep down with the records after them.
+    fn remove_trail_records(
+        &mut self,
+        trail_from: usize,
+        mut remove: impl FnMut(usize, Undo) -> bool,
+    ) {
+        let entries = &mut self.store.trail.entries;
         let mut removed: Vec<u32> = Vec::new();
         let mut to = trail_from;
         for from in trail_from..entries.len() {
-            if drop[from - trail_from] {
+            let u = entries[from];
+            if remove(from, u) {
                 removed.push(from as u32);
             } else {
-                entries[to] = entries[from];
+                entries[to] = u;
                 to += 1;
             }
         }
@@ -491,9 +494,9 @@ impl Machine {
         self.move_trail_positions(&removed);
     }
 
-    /// The trail records at positions `removed` (ascending, all made since
-    /// the newest choice point) were removed: move the trail positions the
-    /// frames keep down with the records after them.
+    /// The trail records at positions `removed` (ascending) were removed:
+    /// move the trail positions the frames keep down with the records
+    /// after them.
     fn move_trail_positions(&mut self, removed: &[u32]) {
         if removed.is_empty() {
             return;
