@@ -10,11 +10,19 @@
 //! a query once it runs, a rejected proof included); warnings
 //! `W001`..`W008` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
 //! (the command line's `-W error`) keeps its code.
+//!
+//! A source line longer than [`LONG_LINE`] bytes (a generated clause, a
+//! term thousands of levels deep) is shown clipped: its start and the text
+//! around each end of a label are kept, the rest replaced by `…`, so a
+//! message stays readable and its underline points at what it names.
+
+use std::ops::Range;
 
 use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::{self, termcolor};
 
-use crate::source::{FileId, Sources};
+use crate::source::{FileId, SourceFile, Sources};
 use crate::syntax::ast::Span;
 
 /// A problem that stops a load or a query.
@@ -273,7 +281,8 @@ fn emit_all(sources: &Sources, diagnostics: &[Diagnostic<usize>]) -> String {
     let mut buf = termcolor::NoColor::new(Vec::new());
     let config = term::Config::default();
     for d in diagnostics {
-        if term::emit(&mut buf, &config, sources, d).is_err() {
+        let (shown, d) = Shown::new(sources, d);
+        if term::emit(&mut buf, &config, &shown, &d).is_err() {
             // A span outside its text: still say what is wrong.
             let _ = std::io::Write::write_all(
                 buf.get_mut(),
@@ -282,4 +291,308 @@ fn emit_all(sources: &Sources, diagnostics: &[Diagnostic<usize>]) -> String {
         }
     }
     String::from_utf8_lossy(&buf.into_inner()).into_owned()
+}
+
+/// Source lines longer than this many bytes are shown clipped.
+pub const LONG_LINE: usize = 200;
+
+/// How many bytes of a clipped line are kept at its start and on each
+/// side of a label's start and end.
+const KEEP: usize = 40;
+
+/// How far a clipped line's cut may move to fall on a space.
+const WORD: usize = 12;
+
+/// What stands for the text a clipped line leaves out.
+const ELLIPSIS: &str = "…";
+
+/// The sources as one diagnostic shows them: each file whose labels touch
+/// a long line is replaced by an excerpt, the lines from the first label's
+/// to the last one's, with the long ones clipped (numbered as in the file).
+struct Shown<'a> {
+    sources: &'a Sources,
+    excerpts: Vec<(usize, Clip)>,
+}
+
+impl<'a> Shown<'a> {
+    /// The sources for `d`, and `d` with its labels moved into the
+    /// excerpts.  Without long lines: the sources as they are, and no copy
+    /// of any text.
+    fn new(sources: &'a Sources, d: &Diagnostic<usize>) -> (Self, Diagnostic<usize>) {
+        let mut shown = Shown {
+            sources,
+            excerpts: Vec::new(),
+        };
+        let mut d = d.clone();
+        let mut ids: Vec<usize> = d.labels.iter().map(|l| l.file_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            let Some(file) = sources.get(FileId(id as u32)) else {
+                continue;
+            };
+            let points: Vec<usize> = d
+                .labels
+                .iter()
+                .filter(|l| l.file_id == id)
+                .flat_map(|l| [l.range.start, l.range.end])
+                .filter(|&p| p <= file.text.len())
+                .collect();
+            if let Some(clip) = Clip::of(file, &points) {
+                for l in d.labels.iter_mut().filter(|l| l.file_id == id) {
+                    l.range = clip.map(l.range.start)..clip.map(l.range.end);
+                }
+                shown.excerpts.push((id, clip));
+            }
+        }
+        (shown, d)
+    }
+
+    fn file(&self, id: usize) -> Result<&SourceFile, FilesError> {
+        match self.excerpts.iter().find(|(e, _)| *e == id) {
+            Some((_, clip)) => Ok(&clip.file),
+            None => self
+                .sources
+                .get(FileId(id as u32))
+                .ok_or(FilesError::FileMissing),
+        }
+    }
+}
+
+/// The sources as codespan-reporting reads them, by id (`FileId.0`), with
+/// the line starts computed once when each text was added.
+impl<'a> Files<'a> for Shown<'a> {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, FilesError> {
+        Ok(&self.file(id)?.name)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, FilesError> {
+        Ok(&self.file(id)?.text)
+    }
+
+    fn line_index(&'a self, id: usize, byte: usize) -> Result<usize, FilesError> {
+        Ok(self.file(id)?.line_index(byte))
+    }
+
+    fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, FilesError> {
+        Ok(line_index + self.file(id)?.first_line())
+    }
+
+    /// The column in the source, also for a position in an excerpt.
+    fn column_number(
+        &'a self,
+        id: usize,
+        _line_index: usize,
+        byte: usize,
+    ) -> Result<usize, FilesError> {
+        let (f, byte) = match self.excerpts.iter().find(|(e, _)| *e == id) {
+            Some((_, clip)) => {
+                let f = self
+                    .sources
+                    .get(FileId(id as u32))
+                    .ok_or(FilesError::FileMissing)?;
+                (f, clip.unmap(byte))
+            }
+            None => (self.file(id)?, byte),
+        };
+        let line = f.line_range(f.line_index(byte)).unwrap_or(0..0);
+        Ok(codespan_reporting::files::column_index(&f.text, line, byte) + 1)
+    }
+
+    fn line_range(&'a self, id: usize, line: usize) -> Result<Range<usize>, FilesError> {
+        let f = self.file(id)?;
+        f.line_range(line).ok_or(FilesError::LineTooLarge {
+            given: line,
+            max: f.line_count() - 1,
+        })
+    }
+}
+
+/// An excerpt of a source with its long lines clipped, and where each
+/// piece of its text came from.
+struct Clip {
+    file: SourceFile,
+    /// `(start in the source, end in the source, start in the excerpt)`
+    /// of each piece kept, in order.
+    pieces: Vec<(usize, usize, usize)>,
+}
+
+impl Clip {
+    /// The excerpt of `file` from the line of the first of `points` (byte
+    /// offsets: the ends of labels) to the line of the last, if a line of
+    /// it is longer than [`LONG_LINE`].
+    fn of(file: &SourceFile, points: &[usize]) -> Option<Clip> {
+        let (&lo, &hi) = (points.iter().min()?, points.iter().max()?);
+        let lines = file.line_index(lo)..file.line_index(hi) + 1;
+        let range = |i: usize| file.line_range(i).unwrap_or(0..0);
+        let body = |i: usize| {
+            let r = range(i);
+            let end = if file.text[r.clone()].ends_with('\n') {
+                r.end - 1
+            } else {
+                r.end
+            };
+            r.start..end
+        };
+        if !lines.clone().any(|i| body(i).len() > LONG_LINE) {
+            return None;
+        }
+        let text = &file.text;
+        let mut clip = Clip {
+            file: SourceFile::new("", "", 0),
+            pieces: Vec::new(),
+        };
+        let mut out = String::new();
+        let mut keep = |out: &mut String, from: usize, to: usize| {
+            if from < to {
+                clip.pieces.push((from, to, out.len()));
+                out.push_str(&text[from..to]);
+            }
+        };
+        // The start of the text not yet copied.
+        let mut at = range(lines.start).start;
+        for i in lines.clone() {
+            let line = body(i);
+            if line.len() <= LONG_LINE {
+                continue;
+            }
+            keep(&mut out, at, line.start);
+            let floor = |mut p: usize| {
+                while !text.is_char_boundary(p) {
+                    p -= 1;
+                }
+                p
+            };
+            let ceil = |mut p: usize| {
+                while !text.is_char_boundary(p) {
+                    p += 1;
+                }
+                p
+            };
+            let mut windows: Vec<(usize, usize)> = std::iter::once(line.start)
+                .chain(
+                    points
+                        .iter()
+                        .copied()
+                        .filter(|p| line.contains(p) || *p == line.end),
+                )
+                .map(|p| {
+                    // Widened to the nearest space, if one is near: the
+                    // cuts fall between words where they can.
+                    let from = p.saturating_sub(KEEP).max(line.start);
+                    let from = text.as_bytes()[from.saturating_sub(WORD).max(line.start)..from]
+                        .iter()
+                        .rposition(|&b| b == b' ')
+                        .map_or(from, |q| from.saturating_sub(WORD).max(line.start) + q + 1);
+                    let to = (p + KEEP).min(line.end);
+                    let to = text.as_bytes()[to..(to + WORD).min(line.end)]
+                        .iter()
+                        .position(|&b| b == b' ')
+                        .map_or(to, |q| to + q);
+                    (floor(from), ceil(to))
+                })
+                .collect();
+            windows.sort_unstable();
+            let mut pos = line.start;
+            for (from, to) in windows {
+                let from = from.max(pos);
+                if to <= from {
+                    continue;
+                }
+                if from > pos {
+                    out.push_str(ELLIPSIS);
+                }
+                keep(&mut out, from, to);
+                pos = to;
+            }
+            if pos < line.end {
+                out.push_str(ELLIPSIS);
+            }
+            at = line.end;
+        }
+        keep(&mut out, at, range(lines.end - 1).end);
+        let first = file.first_line() + lines.start;
+        clip.file = SourceFile::new(file.name.clone(), out, first);
+        Some(clip)
+    }
+
+    /// Where byte `p` of the source is in the excerpt: a point inside a
+    /// piece kept moves with it; one in text left out goes to the `…` that
+    /// replaced it.
+    fn map(&self, p: usize) -> usize {
+        let i = self.pieces.partition_point(|&(from, _, _)| from <= p);
+        match i.checked_sub(1).map(|i| self.pieces[i]) {
+            Some((from, to, at)) => at + (p.min(to) - from),
+            None => self.pieces.first().map_or(0, |&(_, _, at)| at),
+        }
+    }
+
+    /// Where byte `b` of the excerpt came from in the source (text the
+    /// excerpt added, a `…`, maps to the end of the piece before it).
+    fn unmap(&self, b: usize) -> usize {
+        let i = self.pieces.partition_point(|&(_, _, at)| at <= b);
+        match i.checked_sub(1).map(|i| self.pieces[i]) {
+            Some((from, to, at)) => (from + (b - at)).min(to),
+            None => self.pieces.first().map_or(0, |&(from, _, _)| from),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_lines_are_not_clipped() {
+        let file = SourceFile::new("f", "p :- q.\nr :- s.\n", 1);
+        assert!(Clip::of(&file, &[5, 6, 13, 14]).is_none());
+    }
+
+    #[test]
+    fn clipped_lines_keep_the_labels_and_their_columns() {
+        // A long line of wide characters with a label near its end, then a
+        // short line.
+        let long = format!("p :- X = \"{}\", Y = 1.", "●".repeat(300));
+        let text = format!("{long}\nq.\n");
+        let y = text.find('Y').unwrap();
+        let file = SourceFile::new("f", text.clone(), 1);
+        let clip = Clip::of(&file, &[y, y + 1]).expect("the line is long");
+        let shown = &clip.file.text;
+        assert!(shown.len() < 3 * (KEEP + WORD) + 2 * ELLIPSIS.len() + 8);
+        assert!(shown.starts_with("p :- X = \"●"));
+        assert!(shown.ends_with("\", Y = 1.\n"), "{shown}");
+        assert_eq!(&shown[clip.map(y)..clip.map(y + 1)], "Y");
+        assert_eq!(clip.unmap(clip.map(y)), y);
+        // Every kept piece is the source's text, cut on character bounds.
+        for &(from, to, at) in &clip.pieces {
+            assert_eq!(&shown[at..at + (to - from)], &text[from..to]);
+        }
+    }
+
+    #[test]
+    fn a_diagnostic_in_a_long_line_gives_its_column_in_the_source() {
+        let mut sources = Sources::new();
+        let text = format!("p :- {}, foo.\n", vec!["true"; 100].join(", "));
+        let at = text.find("foo").unwrap();
+        let file = sources.add("long.lolli", text);
+        let out = render(
+            &sources,
+            &[Error::Load {
+                file: Some(file),
+                span: at..at + 3,
+                message: "here".into(),
+                notes: Vec::new(),
+            }],
+        );
+        assert!(out.contains(&format!("long.lolli:1:{}", at + 1)), "{out}");
+        assert!(out.contains("true, foo."), "{out}");
+        assert!(
+            out.lines().all(|l| l.chars().count() < 2 * LONG_LINE),
+            "{out}"
+        );
+    }
 }

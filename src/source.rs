@@ -1,5 +1,6 @@
 //! Source texts: every file or string the interpreter has parsed, by id, so
-//! that spans in errors, warnings and proofs can be shown with their text.
+//! that spans in errors, warnings and proofs can be shown with their text
+//! (the line starts are computed once, when a text is added).
 
 /// Identifies a source text.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,6 +17,50 @@ pub struct SourceFile {
     /// The number of the text's first line (1, or more for a goal read from
     /// the middle of standard input).
     first_line: usize,
+}
+
+impl SourceFile {
+    /// A text whose first line is line `first_line` of what it was read
+    /// from.
+    pub fn new(name: impl Into<String>, text: impl Into<String>, first_line: usize) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+            first_line,
+        }
+    }
+
+    /// The number of the text's first line.
+    pub fn first_line(&self) -> usize {
+        self.first_line
+    }
+
+    /// The 0-based index of the line holding byte offset `byte`.
+    pub fn line_index(&self, byte: usize) -> usize {
+        self.line_starts
+            .binary_search(&byte)
+            .unwrap_or_else(|next| next - 1)
+    }
+
+    /// The byte range of line `line` (0-based), with its newline; `None`
+    /// past the last line.
+    pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
+        let start = |i: usize| match i.cmp(&self.line_starts.len()) {
+            std::cmp::Ordering::Less => Some(self.line_starts[i]),
+            std::cmp::Ordering::Equal => Some(self.text.len()),
+            std::cmp::Ordering::Greater => None,
+        };
+        Some(start(line)?..start(line + 1)?)
+    }
+
+    /// The number of lines.
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
 }
 
 /// All source texts.
@@ -43,15 +88,7 @@ impl Sources {
         text: impl Into<String>,
         first_line: usize,
     ) -> FileId {
-        let text = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        self.files.push(SourceFile {
-            name: name.into(),
-            text,
-            line_starts,
-            first_line,
-        });
+        self.files.push(SourceFile::new(name, text, first_line));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -63,13 +100,7 @@ impl Sources {
     /// The 1-based line of a byte offset.
     pub fn line(&self, id: FileId, offset: usize) -> u32 {
         match self.get(id) {
-            Some(f) => {
-                let index = match f.line_starts.binary_search(&offset) {
-                    Ok(i) => i,
-                    Err(i) => i - 1,
-                };
-                (index + f.first_line) as u32
-            }
+            Some(f) => (f.line_index(offset) + f.first_line) as u32,
             None => 0,
         }
     }
@@ -82,64 +113,5 @@ impl Sources {
     /// All sources, by id (for diagnostics rendering).
     pub fn files(&self) -> &[SourceFile] {
         &self.files
-    }
-}
-
-/// The sources as codespan-reporting reads them, by id (`FileId.0`), with
-/// the line starts computed once in [`Sources::add`]: rendering a
-/// diagnostic copies no text.
-impl<'a> codespan_reporting::files::Files<'a> for Sources {
-    type FileId = usize;
-    type Name = &'a str;
-    type Source = &'a str;
-
-    fn name(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.file(id)?.name)
-    }
-
-    fn source(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.file(id)?.text)
-    }
-
-    fn line_index(
-        &'a self,
-        id: usize,
-        byte: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
-        let starts = &self.file(id)?.line_starts;
-        Ok(starts.binary_search(&byte).unwrap_or_else(|next| next - 1))
-    }
-
-    fn line_number(
-        &'a self,
-        id: usize,
-        line_index: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(line_index + self.file(id)?.first_line)
-    }
-
-    fn line_range(
-        &'a self,
-        id: usize,
-        line: usize,
-    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
-        let f = self.file(id)?;
-        let start = |i: usize| match i.cmp(&f.line_starts.len()) {
-            std::cmp::Ordering::Less => Ok(f.line_starts[i]),
-            std::cmp::Ordering::Equal => Ok(f.text.len()),
-            std::cmp::Ordering::Greater => Err(codespan_reporting::files::Error::LineTooLarge {
-                given: i,
-                max: f.line_starts.len() - 1,
-            }),
-        };
-        Ok(start(line)?..start(line + 1)?)
-    }
-}
-
-impl Sources {
-    fn file(&self, id: usize) -> Result<&SourceFile, codespan_reporting::files::Error> {
-        self.files
-            .get(id)
-            .ok_or(codespan_reporting::files::Error::FileMissing)
     }
 }
