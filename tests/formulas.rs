@@ -520,6 +520,57 @@ s X Y (g Y X).
 }
 
 #[test]
+fn the_occurs_check_passes_over_closed_terms_only() {
+    // A list built back to front: each `L = (I :: T)` finds `T` closed
+    // (nothing in it can change) from the step before, without walking it
+    // again; a variable put in later is still seen.
+    let program = "range I N L :- (I < N -> (J is I + 1, range J N T, L = (I :: T)) | L = nil).\n";
+    assert_eq!(
+        answers(program, "range 0 3 L"),
+        strs(&["L = 0 :: 1 :: 2 :: nil"])
+    );
+    assert_eq!(
+        answers(program, "exists L \\ (range 0 500 L, length L K)"),
+        strs(&["K = 500"])
+    );
+    for goal in [
+        "exists L \\ exists M \\ (range 0 50 L, append L (X :: nil) M, X = f M)",
+        "exists L \\ exists M \\ (range 0 50 L, M = (L :: X :: nil), X = f M)",
+    ] {
+        assert_eq!(answers(program, goal), yes(0), "{goal}");
+    }
+    // A term found closed while `Y = 1` holds opens again when
+    // backtracking unbinds `Y`.
+    assert_eq!(
+        answers(
+            "",
+            "(Y = 1 ; true), T = (a :: Y :: nil), L = (b :: T), Y = f L"
+        ),
+        yes(0)
+    );
+    assert_eq!(
+        answers(
+            "",
+            "(Y = 1 ; true), T = (a :: Y :: nil), L = (b :: T), (Y = f L ; Y = 2)"
+        ),
+        strs(&["Y = 2, T = a :: 2 :: nil, L = b :: a :: 2 :: nil"])
+    );
+    // A term holding a `forall` constant is never closed: an older
+    // variable may not take it.
+    assert_eq!(
+        answers("", "forall x \\ exists L \\ (L = (x :: nil), M = (b :: L))"),
+        yes(0)
+    );
+    assert_eq!(
+        answers(
+            "",
+            "forall x \\ exists L \\ exists N \\ (L = (x :: nil), N = (b :: L))"
+        ),
+        yes(1)
+    );
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

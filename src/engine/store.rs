@@ -131,30 +131,49 @@ impl Store {
                 _ => return true,
             }
         }
+        // The general walk, which also finds whether `t` is closed (see
+        // `crate::term::closed`): subterms found closed before are passed in
+        // one step, and `t` is recorded when it is.
         let mut scan = std::mem::take(&mut self.scan);
         scan.clear();
         scan.push(t);
         let mut ok = true;
+        let mut closed = true;
         while let Some(c) = scan.pop() {
             match self.heap.deref(c) {
-                Cell::Ref(a) if a == v => {
-                    ok = false;
-                    break;
+                Cell::Ref(a) => {
+                    if a == v {
+                        ok = false;
+                        break;
+                    }
+                    closed = false;
                 }
-                Cell::Eigen(e) if !self.eigen_ok(age, e) => {
-                    ok = false;
-                    break;
+                Cell::Eigen(e) => {
+                    if !self.eigen_ok(age, e) {
+                        ok = false;
+                        break;
+                    }
+                    closed = false;
                 }
-                Cell::Atom(s) if self.heap.sym_birth(s) > age => {
-                    ok = false;
-                    break;
+                Cell::Atom(s) => {
+                    let birth = self.heap.sym_birth(s);
+                    if birth > age {
+                        ok = false;
+                        break;
+                    }
+                    closed &= birth == 0;
                 }
                 Cell::Struct(a) => {
+                    if self.heap.closed.contains(a.0) {
+                        continue;
+                    }
                     if let Cell::Functor(f, n) = self.heap.get(a) {
-                        if self.heap.sym_birth(f) > age {
+                        let birth = self.heap.sym_birth(f);
+                        if birth > age {
                             ok = false;
                             break;
                         }
+                        closed &= birth == 0;
                         for i in 0..n {
                             scan.push(self.heap.arg(a, i));
                         }
@@ -164,6 +183,11 @@ impl Store {
             }
         }
         self.scan = scan;
+        if ok && closed {
+            if let Cell::Struct(a) = self.heap.deref(t) {
+                self.heap.closed.insert(a.0);
+            }
+        }
         ok
     }
 
@@ -398,6 +422,9 @@ impl Store {
     /// Undo the trail back to `mark`.  Only bindings are handled here; the
     /// caller passes the other kinds of change to `other`.
     pub fn undo_to(&mut self, mark: usize, mut other: impl FnMut(Undo)) {
+        // An unbound variable may be reachable again from a term found
+        // closed.
+        self.heap.closed.forget();
         while self.trail.entries.len() > mark {
             let Some(u) = self.trail.entries.pop() else {
                 break;

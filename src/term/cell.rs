@@ -91,6 +91,9 @@ pub struct Heap {
     /// Digests of shared ground compounds, by address (see the module
     /// invariants); shorter than the heap, unset entries are zero.
     pub digests: Vec<Digest>,
+    /// Compounds an occurs check found closed (forgotten when the heap is
+    /// cut back; see [`super::closed`]).
+    pub closed: super::closed::KnownClosed,
 }
 
 impl Heap {
@@ -325,6 +328,7 @@ impl Heap {
 
     /// Truncate to `len` cells and `eigens` eigenvariables (backtracking).
     pub fn truncate(&mut self, len: usize, eigens: usize) {
+        self.closed.forget();
         self.cells.truncate(len);
         self.eigens.truncate(eigens);
         if self.digests.len() > len {

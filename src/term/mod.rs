@@ -4,6 +4,7 @@
 //! names and string literals are interned in [`symbols::Symbols`].
 
 pub mod cell;
+pub mod closed;
 pub mod symbols;
 
 pub use cell::{Addr, Cell, Heap};

@@ -391,6 +391,7 @@ impl Machine {
             }
         }
         heap.cells.truncate(to);
+        heap.closed.forget();
         if heap.digests.len() > to {
             heap.digests.truncate(to);
         }
