@@ -514,6 +514,19 @@ fn piped_input_at_end_of_file_exits_0() {
     let dir = temp_dir("piped-eof");
     assert_eq!(lolli_in(&dir, &[], "", &[]), ok(""));
     assert_eq!(lolli_in(&dir, &[], "fail.\n", &[]), ok("no\n"));
+    // Comments after the last goal, or nothing but comments, are not a
+    // goal (tester-s12 finding 4: "nothing to read", status 2).
+    for input in [
+        "X = 1.\n% the end\n",
+        "X = 1.\n/* the end */\n",
+        "X = 1.\n% the end",
+        "X = 1. % the end\n",
+    ] {
+        assert_eq!(lolli_in(&dir, &[], input, &[]), ok("X = 1\n"), "{input:?}");
+    }
+    assert_eq!(lolli_in(&dir, &[], "% only a comment\n", &[]), ok(""));
+    // An unclosed comment is still an error.
+    assert_eq!(lolli_in(&dir, &[], "X = 1.\n/* open\n", &[]).code, 2);
 }
 
 /// Run the binary with `args` (and `stdin`), read the first `n` lines of its

@@ -130,6 +130,16 @@ fn answers_come_one_at_a_time_on_demand() {
     assert_eq!(b.more(true), reply(vec![answer("X = 2")], Next::More));
     assert_eq!(b.more(true), reply(vec![Output::No], Next::Goal));
     assert_eq!(b.depth(), 0);
+    // A line of comments only is no goal: nothing happens.
+    for blank in [
+        "",
+        "  ",
+        "% a comment",
+        "/* a comment */",
+        "% one\n/* two */\n",
+    ] {
+        assert_eq!(b.input(blank), reply(vec![], Next::Goal), "{blank:?}");
+    }
 }
 
 #[test]

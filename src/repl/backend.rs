@@ -361,7 +361,8 @@ impl Backend {
     /// Handle one input: a goal (ending with `.`) or a `:`-command.
     pub fn input(&mut self, text: &str) -> Reply {
         self.stop_pending();
-        if text.trim().is_empty() {
+        // Nothing but white space and comments: nothing to do.
+        if crate::syntax::is_blank(text) {
             return Reply::new();
         }
         if text.trim() == ";" {

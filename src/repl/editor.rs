@@ -109,7 +109,7 @@ impl Completer for LolliHelper {
 
 /// Whether the input needs more lines: a goal without its final `.`.
 fn incomplete(input: &str) -> bool {
-    !input.trim().is_empty()
+    !crate::syntax::is_blank(input)
         && !commands::is_command(input)
         && !is_answer_key(input)
         && !crate::syntax::is_complete(input)

@@ -32,7 +32,8 @@ pub fn read_goal(
     let (mut read, mut start) = (0, 0);
     loop {
         let Some(line) = next_line()? else {
-            return Ok((!text.trim().is_empty()).then_some((text, start)));
+            // Comments left at the end are not a goal.
+            return Ok((!crate::syntax::is_blank(&text)).then_some((text, start)));
         };
         read += 1;
         if text.trim().is_empty() {
