@@ -329,7 +329,7 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         backend.record_proofs();
     }
     backend.set_timeout(args.timeout);
-    backend.set_goal_warnings(match args.warnings {
+    backend.set_warnings(match args.warnings {
         WarningMode::None => None,
         WarningMode::Warn => Some(Severity::Warning),
         WarningMode::Error => Some(Severity::Error),

@@ -447,6 +447,66 @@ fn load_and_reload_keep_the_nesting() {
 }
 
 #[test]
+fn load_and_reload_follow_the_warning_option() {
+    // tester-s12 finding 2: `-W none` and `-W error` applied to the files
+    // of the command line only.
+    let dir = TempDir::new("load-warnings");
+    let warned = dir.file("warned.lolli", "p X Y :- q X.\nq a.\n");
+    let clean = dir.file("clean.lolli", "r b.\n");
+    let load = |f: &Path| format!(":load {}", f.display());
+    let loaded = |f: &Path| Output::Text(format!("loaded {}\n", f.display()));
+    let errors = |outputs: &[Output]| -> Vec<String> {
+        outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Error(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+
+    // Hidden.
+    let (mut b, _) = backend(&[], Answers::Ask);
+    b.set_warnings(None);
+    assert_eq!(
+        b.input(&load(&warned)),
+        reply(vec![loaded(&warned)], Next::Goal)
+    );
+    assert_eq!(b.input("q X."), reply(vec![answer("X = a")], Next::Goal));
+    assert_eq!(
+        b.input(":reload"),
+        reply(vec![Output::Text("reloaded 1 file\n".into())], Next::Goal)
+    );
+
+    // As errors: the file is refused, the program stays as it was.
+    let (mut b, _) = backend(&[], Answers::Ask);
+    b.set_warnings(Some(lolli::diagnostics::Severity::Error));
+    let Reply { outputs, .. } = b.input(&load(&warned));
+    let e = errors(&outputs);
+    assert!(
+        e.len() == 1
+            && e[0].starts_with("error[W001]")
+            && e[0].ends_with("the file was not loaded\n"),
+        "{outputs:?}"
+    );
+    assert!(!outputs.contains(&loaded(&warned)), "{outputs:?}");
+    assert_eq!(
+        b.input(&load(&clean)),
+        reply(vec![loaded(&clean)], Next::Goal)
+    );
+    assert_eq!(b.input("r X."), reply(vec![answer("X = b")], Next::Goal));
+    // A file that gets a warning after an edit is not reloaded.
+    std::fs::write(&clean, "r b.\ns X :- r b.\n").unwrap();
+    let Reply { outputs, .. } = b.input(":reload");
+    let e = errors(&outputs);
+    assert!(
+        e.len() == 1 && e[0].ends_with("the program is as it was before `:reload`\n"),
+        "{outputs:?}"
+    );
+    assert_eq!(b.input("r X."), reply(vec![answer("X = b")], Next::Goal));
+}
+
+#[test]
 fn a_failed_reload_closes_the_nested_levels_for_good() {
     let dir = TempDir::new("reload-fails");
     let f = dir.file("prog.lolli", "p a.\n");

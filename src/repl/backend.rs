@@ -163,8 +163,9 @@ pub struct Backend {
     memo_bounds: Option<(usize, usize)>,
     /// Where answers go as they are found, when set.
     stream: Option<AnswerStream>,
-    /// How the warnings about a goal are shown (`None`: not at all).
-    goal_warnings: Option<Severity>,
+    /// How warnings are shown, about goals and about the files `:load`
+    /// and `:reload` load (`None`: not at all; as errors: refused).
+    warnings: Option<Severity>,
 }
 
 /// Receives the outputs of a query's answers while the query goes on to the
@@ -263,16 +264,36 @@ impl Backend {
             memo: Vec::new(),
             memo_bounds: None,
             stream: None,
-            goal_warnings: Some(Severity::Warning),
+            warnings: Some(Severity::Warning),
         })
     }
 
-    /// How the warnings about each goal (W002 and W003: calls that nothing
-    /// can provide, [`Session::goal_warnings`]) are shown: as warnings
-    /// before its answers, as errors that keep it from running, or (`None`)
-    /// not at all.
-    pub fn set_goal_warnings(&mut self, severity: Option<Severity>) {
-        self.goal_warnings = severity;
+    /// How warnings are shown (the command line's `-W`): as warnings, as
+    /// errors, or (`None`) not at all.  Those about a goal (W002 and W003:
+    /// calls that nothing can provide, [`Session::goal_warnings`]) come
+    /// before its answers, or as errors keep it from running; those about
+    /// the files `:load` and `:reload` load come after the load, or as
+    /// errors keep the program as it was.
+    pub fn set_warnings(&mut self, severity: Option<Severity>) {
+        self.warnings = severity;
+    }
+
+    /// The warnings `warnings` as `-W` shows them after a load: `None`
+    /// when there are none to show, else the output, an error for
+    /// `-W error` (saying that `what` was not done).
+    fn load_warnings(&self, session: &Session, warnings: &[Warning], what: &str) -> Option<Output> {
+        let severity = self.warnings?;
+        if warnings.is_empty() {
+            return None;
+        }
+        let shown = session.render_warnings(warnings, severity);
+        Some(if severity == Severity::Error {
+            Output::Error(format!(
+                "{shown}error: -W error makes the warnings above errors; {what}\n"
+            ))
+        } else {
+            Output::Warning(shown)
+        })
     }
 
     /// Memoize the failures of predicate `name` (see
@@ -455,7 +476,7 @@ impl Backend {
         let mut r = Reply::new();
         let (cell, vars) = match self.session.prepare(text) {
             Ok(p) => {
-                if let Some(severity) = self.goal_warnings {
+                if let Some(severity) = self.warnings {
                     let m = &self.session.machine;
                     let w = self
                         .session
@@ -892,6 +913,9 @@ impl Backend {
             )));
             return;
         }
+        if self.warnings == Some(Severity::Error) && !self.load_trial(path, r) {
+            return;
+        }
         match self.session.load_file(path) {
             Ok(()) => {
                 match self.levels.last_mut() {
@@ -899,15 +923,39 @@ impl Backend {
                     None => self.files.push(path.to_path_buf()),
                 }
                 let warnings = self.session.take_warnings();
-                if !warnings.is_empty() {
-                    r.outputs.push(Output::Warning(
-                        self.session.render_warnings(&warnings, Severity::Warning),
-                    ));
-                }
+                let what = "the file was loaded";
+                r.outputs
+                    .extend(self.load_warnings(&self.session, &warnings, what));
                 r.outputs
                     .push(Output::Text(format!("loaded {}\n", path.display())));
             }
             Err(errs) => r.outputs.push(Output::Error(self.session.render(&errs))),
+        }
+    }
+
+    /// Under `-W error`, whether loading `path` gives no warning: it is
+    /// loaded first in a fresh session with every file loaded so far, so
+    /// that a file with warnings is refused before it changes the program
+    /// (the warnings, as errors, go to `r`).
+    fn load_trial(&mut self, path: &Path, r: &mut Reply) -> bool {
+        let mut trial = (self.factory)();
+        let so_far = self
+            .files
+            .iter()
+            .chain(self.levels.iter().flat_map(|l| &l.files));
+        for f in so_far.map(PathBuf::as_path).chain([path]) {
+            if let Err(errs) = trial.load_file(f) {
+                r.outputs.push(Output::Error(trial.render(&errs)));
+                return false;
+            }
+        }
+        let warnings = trial.take_warnings();
+        match self.load_warnings(&trial, &warnings, "the file was not loaded") {
+            Some(refused) => {
+                r.outputs.push(refused);
+                false
+            }
+            None => true,
         }
     }
 
@@ -933,10 +981,17 @@ impl Backend {
             }
         }
         let warnings = fresh.take_warnings();
-        if !warnings.is_empty() {
-            r.outputs.push(Output::Warning(
-                fresh.render_warnings(&warnings, Severity::Warning),
-            ));
+        let what = if levels.is_empty() {
+            "the program is as it was before `:reload`"
+        } else {
+            "the program is as it was before `:reload`; the nested levels are closed"
+        };
+        match self.load_warnings(&fresh, &warnings, what) {
+            Some(Output::Error(e)) => {
+                r.outputs.push(Output::Error(e));
+                return;
+            }
+            shown => r.outputs.extend(shown),
         }
         self.configure(&mut fresh);
         self.session = fresh;
