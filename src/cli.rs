@@ -335,6 +335,7 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         WarningMode::Error => Some(Severity::Error),
     });
     if args.goals.is_empty() {
+        backend.show_stats(args.stats);
         return top_level(backend, terminal, 0);
     }
     // Answers are printed as they are found (`--all` on a goal with endless
@@ -355,14 +356,10 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         let _ = stdio::flush();
         if args.stats {
             let m = &backend.session_mut().machine;
+            let secs = started.elapsed().as_secs_f64();
             eprint!(
-                "{}% {}% {}",
-                crate::repl::inspect::inferences_line(
-                    m.inferences - before,
-                    started.elapsed().as_secs_f64()
-                ),
-                crate::repl::inspect::gc_line(m),
-                crate::repl::inspect::memo_line(m)
+                "{}",
+                crate::repl::inspect::stats_lines(m, m.inferences - before, secs)
             );
         }
         match verdict {

@@ -529,6 +529,36 @@ fn piped_input_at_end_of_file_exits_0() {
     assert_eq!(lolli_in(&dir, &[], "X = 1.\n/* open\n", &[]).code, 2);
 }
 
+#[test]
+fn stats_follow_each_piped_goal_on_stderr() {
+    // tester-s12 finding 3: `--stats` printed nothing at a top level.
+    let dir = temp_dir("piped-stats");
+    let r = lolli_in(
+        &dir,
+        &["--stats"],
+        "X = 1.\nfail.\nlength L 2, erase.\n",
+        &[],
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "X = 1\nno\nL = _1 :: _2 :: nil\n");
+    let figures: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(figures.len(), 9, "{}", r.stderr);
+    for (i, lines) in figures.chunks(3).enumerate() {
+        assert!(
+            lines[0].starts_with("% ") && lines[0].contains(" in "),
+            "{i}: {lines:?}"
+        );
+        assert!(
+            lines[1].starts_with("% garbage collected: "),
+            "{i}: {lines:?}"
+        );
+        assert_eq!(lines[2], "% memo table:        off", "{i}");
+    }
+    // `length L 2` takes inferences; `X = 1` one.
+    assert_eq!(figures[0].split(' ').nth(1), Some("1"));
+    assert_ne!(figures[6].split(' ').nth(1), Some("0"));
+}
+
 /// Run the binary with `args` (and `stdin`), read the first `n` lines of its
 /// output, then close the pipe; the process must then end by itself.
 fn first_lines_then_close(args: &[&str], stdin: &str, n: usize) -> Vec<String> {

@@ -60,6 +60,8 @@ pub enum Output {
     Outermost,
     /// Rendered warnings (for stderr; not an error).
     Warning(String),
+    /// The figures `--stats` prints after each answer (for stderr).
+    Stats(String),
     /// Information for people (command output, timing), ending with a newline.
     Text(String),
     /// A rendered diagnostic (for stderr).
@@ -144,6 +146,8 @@ pub struct Backend {
     levels: Vec<Level>,
     pending: Option<Pending>,
     timing: bool,
+    /// Whether each answer is followed by the figures of `--stats`.
+    stats_shown: bool,
     timeout: Option<Duration>,
     stats: Stats,
     /// What to show or check with each answer's proof.
@@ -254,6 +258,7 @@ impl Backend {
             levels: Vec::new(),
             pending: None,
             timing: false,
+            stats_shown: false,
             timeout: None,
             stats: Stats::default(),
             proof_view: Default::default(),
@@ -294,6 +299,13 @@ impl Backend {
         } else {
             Output::Warning(shown)
         })
+    }
+
+    /// Follow each answer (and each `no`) with the figures that `--stats`
+    /// prints: the inferences and time of its search, the collector's and
+    /// the memo table's figures.
+    pub fn show_stats(&mut self, on: bool) {
+        self.stats_shown = on;
     }
 
     /// Memoize the failures of predicate `name` (see
@@ -578,12 +590,15 @@ impl Backend {
             }
             self.stats.search_time += elapsed;
             self.stats.inferences += steps;
-            let timing = self.timing.then(|| {
-                Output::Text(crate::repl::inspect::inferences_line(
-                    steps,
-                    elapsed.as_secs_f64(),
-                ))
-            });
+            let secs = elapsed.as_secs_f64();
+            let timing = self
+                .timing
+                .then(|| Output::Text(crate::repl::inspect::inferences_line(steps, secs)))
+                .into_iter()
+                .chain(self.stats_shown.then(|| {
+                    let m = &self.session.machine;
+                    Output::Stats(crate::repl::inspect::stats_lines(m, steps, secs))
+                }));
             let ev = match ev {
                 Ok(ev) => ev,
                 Err(e) => {

@@ -247,7 +247,7 @@ pub fn show(reply: &Reply) {
                 "You are at the outermost top level; `bye.` or Ctrl-D leaves."
             ),
             Output::Text(t) => write!(out, "{t}"),
-            Output::Error(e) | Output::Warning(e) => {
+            Output::Error(e) | Output::Warning(e) | Output::Stats(e) => {
                 let _ = out.flush();
                 eprint!("{e}");
                 Ok(())

@@ -96,6 +96,18 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
     )
 }
 
+/// What `--stats` prints after a goal (or, at a top level, an answer):
+/// `n` inferences in `secs` seconds, then the collector's and the memo
+/// table's figures so far.
+pub fn stats_lines(m: &Machine, n: u64, secs: f64) -> String {
+    format!(
+        "{}% {}% {}",
+        inferences_line(n, secs),
+        gc_line(m),
+        memo_line(m)
+    )
+}
+
 /// The `% N inferences in T s` line that `--stats` and `:time on` print.
 pub fn inferences_line(n: u64, secs: f64) -> String {
     let s = if n == 1 { "" } else { "s" };
