@@ -169,6 +169,32 @@ fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
     ));
 }
 
+/// Ctrl-C during `system` stops the query, also when the command dies of
+/// the same Ctrl-C before `lolli` looks (tester-s12 finding 1: the answer
+/// `S = -1`, and the goal went on).
+#[test]
+fn ctrl_c_during_system_stops_the_query() {
+    let dir = TempDir::new("system");
+    let history = dir.0.join("history");
+    let mut p = spawn(&["--allow-system"], &history);
+    p.expect("?- ").unwrap();
+    // A simple command: the shell runs it in its own place, so the
+    // command gets the Ctrl-C itself.
+    p.send_line("system \"sleep 30\" S, write after, nl.")
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send(ControlCode::EndOfText).unwrap();
+    let stopped = p.expect("interrupted").unwrap();
+    // (The goal as typed is echoed before: "write after, nl.")
+    assert!(!String::from_utf8_lossy(stopped.before()).contains("after\r\n"));
+    p.expect("?- ").unwrap();
+    p.send_line("X = 1.").unwrap();
+    p.expect("X = 1").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
 /// With standard output sent to a file, the line editor still talks to
 /// the terminal, and the file gets the answers only (no prompts, no escape
 /// codes).

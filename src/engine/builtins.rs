@@ -489,6 +489,17 @@ impl Machine {
         let mut pause = std::time::Duration::from_millis(1);
         loop {
             match child.try_wait() {
+                // At a terminal, Ctrl-C reaches the command too, which may
+                // end before the flag is looked at below: the query stops
+                // all the same.
+                Ok(Some(_))
+                    if self
+                        .interrupt
+                        .swap(false, std::sync::atomic::Ordering::Relaxed) =>
+                {
+                    return Err(RuntimeError::new("interrupted")
+                        .note(format!("the command `{cmd}` was stopped")));
+                }
                 Ok(Some(status)) => return Ok(status),
                 Ok(None) => {}
                 Err(e) => {
