@@ -195,6 +195,38 @@ fn ctrl_c_during_system_stops_the_query() {
     p.expect(Eof).unwrap();
 }
 
+/// A goal typed at `more?` (instead of `;` or Enter) stops the answers and
+/// runs (tester-s12 finding 9: its first space asked for the next answer,
+/// and the line was lost); `;`, `n` and space as the first key still ask
+/// for the next answer.
+#[test]
+fn a_goal_typed_at_more_runs() {
+    let dir = TempDir::new("more");
+    let history = dir.0.join("history");
+    let mut p = spawn(&[], &history);
+    p.expect("?- ").unwrap();
+    p.send_line("member X (a :: b :: c :: nil).").unwrap();
+    p.expect("X = a").unwrap();
+    p.expect("more?").unwrap();
+    p.send_line("write typed, nl.").unwrap();
+    let ran = p.expect("typed\r\n").unwrap();
+    assert!(!String::from_utf8_lossy(ran.before()).contains("X = b"));
+    p.expect("yes").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("member X (a :: b :: c :: nil).").unwrap();
+    p.expect("more?").unwrap();
+    p.send(" ").unwrap();
+    p.expect("X = b").unwrap();
+    p.expect("more?").unwrap();
+    p.send("n").unwrap();
+    p.expect("X = c").unwrap();
+    // Enter stops (whether or not `more?` is asked once more).
+    p.send_line("").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
 /// With standard output sent to a file, the line editor still talks to
 /// the terminal, and the file gets the answers only (no prompts, no escape
 /// codes).

@@ -179,10 +179,26 @@ pub fn history_path() -> Option<PathBuf> {
 struct NextKey(Arc<AtomicBool>);
 
 impl ConditionalEventHandler for NextKey {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        // Only as the first key: after other text it is text (a goal typed
+        // at `more?`, see [`MoreReader::ask`]).
+        if !ctx.line().is_empty() {
+            return None;
+        }
         self.0.store(true, Ordering::Relaxed);
         Some(Cmd::AcceptLine)
     }
+}
+
+/// What is typed at `more?`.
+enum MoreKey {
+    /// `;`, `n` or space: the next answer.
+    Next,
+    /// Enter, Ctrl-C or Ctrl-D: no more answers.
+    Stop,
+    /// A line of other text: no more answers, and the text is the next
+    /// input (a goal typed without noticing the question).
+    Input(String),
 }
 
 /// The line editors' settings.  The editing happens at the terminal even
@@ -214,12 +230,15 @@ impl MoreReader {
         Ok(MoreReader { editor, next })
     }
 
-    /// True for "next answer"; Enter, Ctrl-C and Ctrl-D stop.
-    fn ask(&mut self) -> bool {
+    /// Ask whether to look for the next answer.
+    fn ask(&mut self) -> MoreKey {
         self.next.store(false, Ordering::Relaxed);
         match self.editor.readline("more? (; next, Enter stop) ") {
-            Ok(line) => self.next.load(Ordering::Relaxed) || line.contains(';'),
-            Err(_) => false,
+            Ok(_) if self.next.load(Ordering::Relaxed) => MoreKey::Next,
+            Ok(line) if line.trim() == ";" => MoreKey::Next,
+            Ok(line) if crate::syntax::is_blank(&line) => MoreKey::Stop,
+            Ok(line) => MoreKey::Input(line),
+            Err(_) => MoreKey::Stop,
         }
     }
 }
@@ -295,8 +314,14 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
             eprintln!("{banner}");
         }
     }
+    // A line typed at `more?` instead of an answer key, still to run.
+    let mut typed: Option<String> = None;
     while backend.depth() >= stop_below {
-        let next = match editor.readline(&backend.prompt()) {
+        let line = match typed.take() {
+            Some(line) => Ok(line),
+            None => editor.readline(&backend.prompt()),
+        };
+        let next = match line {
             Ok(line) => {
                 if !line.trim().is_empty() {
                     let _ = editor.add_history_entry(line.trim_end());
@@ -310,7 +335,12 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
                 loop {
                     let (piece, rest) = commands::split_first(text);
                     let reply = backend.input(piece);
-                    let next = converse(backend, &mut more, reply);
+                    let (next, line) = converse(backend, &mut more, reply);
+                    if let Some(line) = line {
+                        // Run before the rest of this submission.
+                        typed = Some(format!("{line}\n{rest}"));
+                        break next;
+                    }
                     if next == Next::Quit || rest.is_empty() || backend.depth() < stop_below {
                         break next;
                     }
@@ -320,7 +350,9 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
                 let reply = backend.eof();
-                converse(backend, &mut more, reply)
+                let (next, line) = converse(backend, &mut more, reply);
+                typed = line;
+                next
             }
             Err(e) => {
                 eprintln!("error: cannot read the terminal: {e}");
@@ -341,14 +373,27 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
 }
 
 /// Show `reply`, and the next answers for as long as the person asks for
-/// them; what the last reply expects next.
-fn converse(backend: &mut Backend, more: &mut MoreReader, mut reply: Reply) -> Next {
+/// them; what the last reply expects next, and a line typed at `more?` in
+/// place of a key (which stopped the answers), to run next.
+fn converse(
+    backend: &mut Backend,
+    more: &mut MoreReader,
+    mut reply: Reply,
+) -> (Next, Option<String>) {
     loop {
         show(&reply);
         if reply.next != Next::More {
-            return reply.next;
+            return (reply.next, None);
         }
-        reply = backend.more(more.ask());
+        reply = match more.ask() {
+            MoreKey::Next => backend.more(true),
+            MoreKey::Stop => backend.more(false),
+            MoreKey::Input(line) => {
+                let reply = backend.more(false);
+                show(&reply);
+                return (reply.next, Some(line));
+            }
+        };
     }
 }
 
