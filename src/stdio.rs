@@ -49,6 +49,9 @@ struct Pending {
     since: Option<Instant>,
     /// Whether standard output is a terminal (decided on first use).
     terminal: Option<bool>,
+    /// Whether what was written last ended a line (or nothing was
+    /// written): see [`at_line_start`].
+    line_start: bool,
     /// The first error met writing to standard output, as its kind and
     /// text (see the module invariant); `None` while writing works.
     failed: Option<(std::io::ErrorKind, String)>,
@@ -58,6 +61,7 @@ static PENDING: Mutex<Pending> = Mutex::new(Pending {
     bytes: Vec::new(),
     since: None,
     terminal: None,
+    line_start: true,
     failed: None,
 });
 
@@ -75,6 +79,9 @@ impl Write for Stdout {
             return Err(e);
         }
         p.bytes.extend_from_slice(buf);
+        if let Some(&last) = buf.last() {
+            p.line_start = last == b'\n';
+        }
         let now = Instant::now();
         let since = *p.since.get_or_insert(now);
         let terminal = *p
@@ -94,6 +101,19 @@ impl Write for Stdout {
 /// Empty the buffer now.
 pub fn flush() -> std::io::Result<()> {
     Stdout.flush()
+}
+
+/// Whether the output written through [`Stdout`] so far ends a line (true
+/// when there is none): the top level at a terminal starts an answer on a
+/// line of its own after a goal that wrote `hello` without `nl`.
+pub fn at_line_start() -> bool {
+    lock().line_start
+}
+
+/// Say that the output goes on at the start of a line (after text written
+/// to standard output other than through [`Stdout`], that ends one).
+pub fn set_line_start() {
+    lock().line_start = true;
 }
 
 /// Empty the buffer if its oldest byte has waited too long (called while

@@ -227,6 +227,27 @@ fn a_goal_typed_at_more_runs() {
     p.expect(Eof).unwrap();
 }
 
+/// At the terminal an answer starts its own line after output that did not
+/// end one (tester-s12: `write hello.` showed `helloyes`).
+#[test]
+fn answers_start_a_line_after_unfinished_output() {
+    let dir = TempDir::new("line-start");
+    let history = dir.0.join("history");
+    let mut p = spawn(&[], &history);
+    p.expect("?- ").unwrap();
+    p.send_line("write hello.").unwrap();
+    p.expect("hello\r\nyes\r\n").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("write hello, fail.").unwrap();
+    p.expect("hello\r\nno\r\n").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("write hello, nl.").unwrap();
+    p.expect("hello\r\nyes\r\n").unwrap();
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
 /// With standard output sent to a file, the line editor still talks to
 /// the terminal, and the file gets the answers only (no prompts, no escape
 /// codes).

@@ -249,6 +249,17 @@ pub fn show(reply: &Reply) {
     // but standard output may be a file).
     let _ = crate::stdio::flush();
     let mut out = std::io::stdout().lock();
+    // An answer starts on a line of its own, also after `write hello`.
+    let starts_line = |o: &Output| {
+        matches!(
+            o,
+            Output::Answer(_) | Output::No | Output::Count(_) | Output::Aborted
+        )
+    };
+    if reply.outputs.iter().any(starts_line) && !crate::stdio::at_line_start() {
+        let _ = writeln!(out);
+    }
+    crate::stdio::set_line_start();
     for o in &reply.outputs {
         let _ = match o {
             Output::Answer(a) => writeln!(out, "{a}"),
