@@ -433,6 +433,24 @@ fn load_and_reload_keep_the_nesting() {
         b.input("colour C."),
         reply(vec![answer("C = blue")], Next::Goal)
     );
+    // A file loaded at the nested level is reloaded, and counted, too
+    // (tester-s12: "reloaded 1 file" for two).
+    let shape = dir.file("shape.lolli", "shape round.\n");
+    b.input(&format!(":load {}.", shape.display()));
+    std::fs::write(&shape, "shape square.\n").unwrap();
+    assert_eq!(
+        b.input(":reload"),
+        reply(
+            vec![Output::Text(
+                "reloaded 2 files, 1 nested level reopened\n".into()
+            )],
+            Next::Goal
+        )
+    );
+    assert_eq!(
+        b.input("shape S."),
+        reply(vec![answer("S = square")], Next::Goal)
+    );
     assert_eq!(
         b.input(":load /no/such/file.lolli"),
         reply(

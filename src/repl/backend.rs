@@ -1040,10 +1040,11 @@ impl Backend {
             }
         }
         self.answers = answers;
+        let files = self.files.len() + self.levels.iter().map(|l| l.files.len()).sum::<usize>();
         r.outputs.push(Output::Text(format!(
             "reloaded {} file{}{}\n",
-            self.files.len(),
-            if self.files.len() == 1 { "" } else { "s" },
+            files,
+            if files == 1 { "" } else { "s" },
             match self.depth() {
                 0 => String::new(),
                 d => format!(

@@ -243,7 +243,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         }
         _ => Ok(match spec.name {
             "help" => Command::Help,
-            "load" => Command::Load(rest.to_string()),
+            "load" => Command::Load(file_name(rest)),
             "reload" => Command::Reload,
             "context" => Command::Context,
             "proof" => Command::Proof,
@@ -316,6 +316,18 @@ Connectives (R is the multiset of linear resources a goal must use up):
   LINEAR C.       in a program: C is a linear resource, not a clause
 ";
 
+/// The file name of `:load`: as typed, except that a final `.` (as other
+/// commands and goals end) and the quotes of a string (as `telling` and
+/// `seeing` take file names) are dropped.
+fn file_name(arg: &str) -> String {
+    let name = arg.trim();
+    let name = name.strip_suffix('.').unwrap_or(name).trim_end();
+    match name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
+        Some(quoted) => quoted.to_string(),
+        None => name.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +343,14 @@ mod tests {
             Ok(Command::Load("programs/solitaire.lolli".into()))
         );
         assert_eq!(parse(":l x.lolli"), Ok(Command::Load("x.lolli".into())));
+        for typed in [
+            ":load x.lolli.",
+            ":load \"x.lolli\"",
+            ":load \"x.lolli\".",
+            ":l  x.lolli . ",
+        ] {
+            assert_eq!(parse(typed), Ok(Command::Load("x.lolli".into())), "{typed}");
+        }
         assert_eq!(parse(":r"), Ok(Command::Reload));
         assert_eq!(parse(":ctx"), Ok(Command::Context));
         assert_eq!(parse(":moves jump"), Ok(Command::Moves("jump".into())));
