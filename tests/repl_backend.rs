@@ -846,6 +846,30 @@ fn memo_command_marks_a_predicate_and_lists_what_is_memoized() {
 }
 
 #[test]
+fn a_memoized_goal_with_one_answer_does_not_ask_for_more() {
+    // tester-s12 finding 10: the choice point a memoized call leaves to
+    // record its failure made the top level ask `more?` for nothing.
+    let dir = TempDir::new("memo-more");
+    let f = dir.file("spend.lolli", "LINEAR coin a.\nspend X :- coin X.\n");
+    let (mut b, _) = backend(&[f], Answers::Ask);
+    assert_eq!(
+        b.input("spend X."),
+        reply(vec![answer("X = a")], Next::Goal)
+    );
+    b.input(":memo spend");
+    assert_eq!(
+        b.input("spend X."),
+        reply(vec![answer("X = a")], Next::Goal)
+    );
+    // Where another choice is left, it still asks.
+    assert_eq!(
+        b.input("(spend X ; X = b)."),
+        reply(vec![answer("X = a")], Next::More)
+    );
+    assert_eq!(b.more(true), reply(vec![Output::No], Next::Goal));
+}
+
+#[test]
 fn memo_off_stops_memoizing_and_memo_given_in_a_nested_level_stays_on() {
     let dir = TempDir::new("memooff");
     let f = dir.file(

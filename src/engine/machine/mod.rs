@@ -907,13 +907,15 @@ impl Machine {
     }
 
     /// Whether the innermost query, stopped at an answer, may have more:
-    /// false when no choice point is left above its barrier (then
+    /// false when no choice point is left above its barrier but those of
+    /// memoized calls, which only record a failure (then
     /// [`Self::next_answer`] could only say [`Event::Exhausted`]).
     pub fn may_have_more(&self) -> bool {
-        !matches!(
-            self.choices.last().map(|c| &c.alt),
-            Some(Alternative::Barrier) | None
-        )
+        self.choices
+            .iter()
+            .rev()
+            .take_while(|c| !matches!(c.alt, Alternative::Barrier))
+            .any(|c| !matches!(c.alt, Alternative::MemoFail { .. }))
     }
 
     /// Abandon the innermost query: undo everything it did.
