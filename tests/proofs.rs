@@ -128,6 +128,70 @@ fn tree_names_program_clauses_and_witnesses() {
     assert_eq!(program, ["q 1", "p X :- q X"]);
 }
 
+#[test]
+fn an_assumption_shows_its_quantifiers_and_what_is_unbounded() {
+    // Printed `p X`, a quantified clause would read as an assumed `p X`,
+    // whose `X` every use shares (LANGUAGE.md, section 3); printed `a`, a
+    // part written `{a}` would read as linear.
+    let tree = |goal: &str| {
+        let ps = check_all(goal, 1);
+        print_tree::tree(&ps[0])
+    };
+    assert_eq!(
+        tree("(forall x \\ p x) => (p a , p b)"),
+        "imp (forall x \\ p x) => (p a, p b)   assumed: (forall x \\ p x)\n\
+         \x20 tensor p a, p b\n\
+         \x20   atom p a   clause: p a\n\
+         \x20   atom p b   clause: p b\n"
+    );
+    assert_eq!(
+        tree("({a} , b) -o (a , a , b)"),
+        "lolli ({a}, b) -o (a, a, b)   assumed: {a}, b\n\
+         \x20 tensor a, a, b\n\
+         \x20   tensor a, a\n\
+         \x20     atom a   clause: a\n\
+         \x20     atom a   clause: a\n\
+         \x20   atom b   consumed: b\n"
+    );
+    // A consumed resource shows as it was assumed; the bound names are the
+    // source's, also where they are capitals.
+    assert_eq!(
+        tree("(forall x \\ forall Y \\ q x Y) -o q a b"),
+        "lolli (forall x \\ forall Y \\ q x Y) -o q a b   \
+         assumed: (forall x \\ forall Y \\ q x Y)\n\
+         \x20 atom q a b   consumed: (forall x \\ forall Y \\ q x Y)\n"
+    );
+    // `G :- D` assumes as `D -o G` does; in `=>` every part is unbounded
+    // and shows without braces; the query's variables show as the answer
+    // has them.
+    let ps = proofs(&mut session(), "q Z :- (c, (forall x \\ q x :- c), {r})", 9);
+    assert_eq!(ps.len(), 1);
+    ps[0].1.check().unwrap();
+    assert_eq!(
+        texts(&ps[0].1.root.assumed),
+        ["c", "forall x \\ q x :- c", "{r}"]
+    );
+    assert_eq!(
+        print_tree::line(&ps[0].1.root),
+        "lolli q Z :- c, (forall x \\ q x :- c), {r}   assumed: c, (forall x \\ q x :- c), {r}"
+    );
+    let ps = check_all("((forall x \\ p x Y) , {p b c}) => p a Y", 1);
+    assert_eq!(texts(&ps[0].root.assumed), ["forall x \\ p x Y", "p b c"]);
+    // JSON lists the same texts.
+    let ps = proofs(&mut session(), "({a} , (forall x \\ p x)) -o (a , p b)", 9);
+    let json = print_json::json(&ps[0].0, &ps[0].1);
+    assert!(
+        json.starts_with(
+            r#"{"answer": {}, "proof": {"rule": "lolli", "goal": "({a}, (forall x \\ p x)) -o (a, p b)", "assumed": ["{a}", "forall x \\ p x"], "#
+        ),
+        "{json}"
+    );
+    assert!(
+        json.contains(r#""consumed": ["forall x \\ p x"]"#),
+        "{json}"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // JSON, LaTeX and DOT
 
@@ -670,6 +734,19 @@ fn cli_prints_and_checks_proofs() {
         out,
         "yes\nlolli a -o b -o (a, b)   assumed: a\n  lolli b -o (a, b)   assumed: b\n    \
          tensor a, b\n      atom a   consumed: a\n      atom b   consumed: b\n"
+    );
+    let (code, out, err) = lolli(&[
+        "--proof",
+        "--check-proofs",
+        "-e",
+        "(forall x \\ forall y \\ q x y) -o q a b",
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "yes\nlolli (forall x \\ forall y \\ q x y) -o q a b   \
+         assumed: (forall x \\ forall y \\ q x y)\n  \
+         atom q a b   consumed: (forall x \\ forall y \\ q x y)\n"
     );
     let (code, out, _) = lolli(&["--proof=json", "--all", "-e", "a -o (a ; a)"]);
     assert_eq!(code, 0);

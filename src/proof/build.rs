@@ -229,6 +229,16 @@ fn build_unchecked(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
             resources.insert(e, r);
         }
     }
+    // What this proof's `-o` and `=>` steps assumed shows as they wrote it.
+    for n in &nodes {
+        if matches!(n.rule, Rule::Lolli | Rule::Imp) && n.a != NONE && n.b != NONE {
+            for (e, text) in assumed_as_written(m, &printer, n) {
+                if let Some(r) = resources.get_mut(&e) {
+                    r.text = text;
+                }
+            }
+        }
+    }
 
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     for (i, n) in nodes.iter().enumerate().skip(1) {
@@ -311,6 +321,56 @@ fn build_unchecked(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
             .collect(),
         root,
     })
+}
+
+/// The clauses that the `-o` or `=>` step `n` assumed, each with its
+/// entry, printed as the step's goal writes them.  A quantified clause keeps
+/// its quantifier, `forall x \ p x`: its entry holds it with `x` made a
+/// variable of the clause, which would print `p X`, as an assumed `p X`
+/// prints, whose `X` is *not* renamed at each use.  A part written `{R}` in
+/// the `D` of `D -o G` prints `{R}`: it is assumed for unbounded use, the
+/// other parts linearly (every part of `D => G` is unbounded, and prints
+/// without braces).  Empty when `n` is not such a step (a module's `--o`,
+/// whose clauses print as the file has them) or its parts do not match its
+/// entries.
+fn assumed_as_written(m: &Machine, printer: &Printer<'_>, n: &ProofNode) -> Vec<(u32, String)> {
+    use crate::term::sym;
+    let heap = &m.store.heap;
+    let Some((f, 2, args)) = heap.functor(heap.deref(n.goal)) else {
+        return Vec::new();
+    };
+    let d = match f {
+        sym::LOLLI | sym::IMP => heap.get(args),
+        sym::NECK | sym::RIMP => heap.get(crate::term::Addr(args.0 + 1)),
+        _ => return Vec::new(),
+    };
+    let linear = f == sym::LOLLI || f == sym::NECK;
+    let (mut stack, mut parts) = (Vec::new(), Vec::new());
+    let split = crate::logic::clause::split_assumed(
+        &heap.cells,
+        &|c| heap.deref(c),
+        d,
+        !linear,
+        &mut stack,
+        &mut parts,
+    );
+    if split.is_err() || parts.len() as u32 != n.b - n.a {
+        return Vec::new();
+    }
+    // `assume` made one entry per part, the last part first.
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let text = printer.term(part.clause);
+            let text = if linear && part.bang {
+                format!("{{{text}}}")
+            } else {
+                text
+            };
+            (n.b - 1 - i as u32, text)
+        })
+        .collect()
 }
 
 /// The clause instance of an atom node that used a template clause, copied

@@ -27,18 +27,24 @@ pub use term::Term;
 pub use tree::{ClauseUse, Node, Proof, Resource, RuleName, Witness};
 
 /// Resources printed as a comma-separated list; a clause that is not an
-/// atom (`h :- b`, `a & b`, ...) is parenthesized so the commas stay
-/// separators.  An empty list prints as `none`.
+/// atom (`h :- b`, `a & b`, `forall x \ p x`, ...) is parenthesized so the
+/// commas stay separators, unless it is printed in braces (`{h :- b}`, an
+/// unbounded assumption).  An empty list prints as `none`.
 pub(crate) fn resource_list(rs: &[Resource]) -> String {
     if rs.is_empty() {
         return "none".to_string();
     }
     rs.iter()
         .map(|r| {
-            let compound_clause = matches!(
-                r.clause.functor(),
-                Some((":-" | "<=" | "-o" | "=>" | "&" | "," | ";" | "forall", _))
-            );
+            // A quantifier is printed only where the clause's text was
+            // taken as written (an assumption's), and its clause term has
+            // the bound names made slots: so the text says.
+            let compound_clause = !r.text.starts_with('{')
+                && (r.text.starts_with("forall ")
+                    || matches!(
+                        r.clause.functor(),
+                        Some((":-" | "<=" | "-o" | "=>" | "&" | "," | ";" | "forall", _))
+                    ));
             if compound_clause {
                 format!("({})", r.text)
             } else {

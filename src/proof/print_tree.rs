@@ -3,7 +3,9 @@
 //!
 //! A line is `RULE GOAL` followed by what the step did:
 //! `consumed: R, ...` (an atom that used a linear resource),
-//! `swallowed: R, ...` (an erase), `assumed: D, ...` (`-o` and `=>`),
+//! `swallowed: R, ...` (an erase), `assumed: D, ...` (`-o` and `=>`; an
+//! assumed clause as the goal wrote it: `forall x \ p x`, and `{R}` for a
+//! part of a `-o` assumed for unbounded use),
 //! `clause: FILE:LINE` (the program clause an atom backchained on, or the
 //! clause itself when it was assumed), `fresh: c` (forall) and
 //! `witness: t` (exists).  `one` and `erase` omit their fixed goal.

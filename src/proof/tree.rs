@@ -47,7 +47,10 @@ pub struct Resource {
     /// The clause, with its universally quantified variables as
     /// [`Term::Slot`]s.
     pub clause: Term,
-    /// The clause, printed.
+    /// The clause, printed.  A clause that a `-o` or `=>` of this proof
+    /// assumed prints as that goal wrote it: with its quantifiers
+    /// (`forall x \ p x`, where `clause` has a slot for `x`), and in
+    /// braces (`{a}`) when a `-o` assumed it for unbounded use.
     pub text: String,
     /// Where it was written (file and 1-based line), for program clauses.
     pub origin: Option<(String, u32)>,
