@@ -66,6 +66,10 @@ pub enum ClauseError {
 
 /// Split an assumed formula `D` into its clauses, in the order Lolli tries them
 /// (`D1 , D2`: `D1` first).  `stack` is a reusable work stack.
+// Always inlined: the search splits every assumption with it, and there
+// `deref` is then a direct call (proofs call it too, to print what was
+// assumed as it was written).
+#[inline(always)]
 pub fn split_assumed(
     cells: &[Cell],
     deref: &dyn Fn(Cell) -> Cell,
