@@ -746,6 +746,63 @@ fn trace_shows_why_a_search_fails_at_the_depth_of_each_step() {
     );
 }
 
+/// The trace of each goal, one after the other, in a session with `file`
+/// (named `name`) loaded and `:trace on`.
+fn traces(dir: &TempDir, name: &str, file: &str, goals: &[&str]) -> Vec<String> {
+    let f = dir.file(name, file);
+    let (mut b, _) = backend(&[f], Answers::Take(1));
+    b.input(":trace on");
+    goals
+        .iter()
+        .map(|g| match &b.input(g).outputs[..] {
+            [Output::Text(t), ..] => t.clone(),
+            other => panic!("{g}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn trace_names_every_linear_resource_left_unused() {
+    // Each one, in the order the search tries them; they used to be
+    // reported one only, as if the others had been used.
+    let dir = TempDir::new("trace-unused");
+    let at = |line: u32| format!("{}:{line}", dir.0.join("c.lolli").display());
+    let t = traces(
+        &dir,
+        "c.lolli",
+        "LINEAR coin a.\nLINEAR coin b.\n",
+        &["true.", "(p, q, r) -o (coin A, coin B, q)."],
+    );
+    let end = "(a linear resource must be used up by the end of";
+    assert_eq!(
+        t[0],
+        format!(
+            "unused coin a  ({})  {end} the query)\n\
+             unused coin b  ({})  {end} the query)\n",
+            at(1),
+            at(2)
+        )
+    );
+    assert!(
+        t[1].starts_with(&format!(
+            "assume p, q, r linearly, to prove coin A, coin B, q\n\
+             call coin A\n  \
+               by consuming coin a  ({})\n\
+             call coin B\n  \
+               by consuming coin b  ({})\n\
+             call q\n  \
+               by consuming q\n\
+             unused p  {end} its `-o`)\n\
+             unused r  {end} its `-o`)\n\
+             redo coin A\n",
+            at(1),
+            at(2)
+        )),
+        "{}",
+        t[1]
+    );
+}
+
 #[test]
 fn trace_shows_clauses_with_the_local_names_of_their_loading() {
     // The call shows the constant made for `key` at this loading (`key_1`);

@@ -6,6 +6,9 @@
 //! alternative, assumptions, and linear resources left unused where they
 //! had to be used up.  Nothing is
 //! computed for tracing when no tracer is installed.
+//!
+//! Every linear resource left unused where one must be used up is
+//! reported, one event each.
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -55,12 +55,26 @@ impl Machine {
         true
     }
 
-    /// Report linear entry `e`, unused where it had to be used up (at
-    /// `end`), to the tracer if one is installed.
+    /// Report to the tracer, if one is installed, every linear entry of
+    /// `first..last` left unused where it had to be used up (at `end`, the
+    /// end of a scope, or of the query when `query`), one event each, in
+    /// the order the search tries them (the newest assumption first, one
+    /// assumption's parts in the order written): `first` is the oldest
+    /// found, and no erase could swallow them.
     #[cold]
     #[inline(never)]
-    fn trace_unused(&mut self, e: u32, end: &str) {
-        {
+    fn trace_unused(&mut self, first: u32, last: u32, end: &str, query: bool) {
+        for e in (first..last).rev() {
+            let entry = self.ctx.entries[e as usize];
+            let unused = entry.linear
+                && if query {
+                    self.ctx.usable(e)
+                } else {
+                    entry.state != GONE
+                };
+            if !unused {
+                continue;
+            }
             let text = self.entry_text(e);
             let event = crate::engine::trace::TraceEvent {
                 kind: crate::engine::trace::TraceKind::Unused,
@@ -102,7 +116,7 @@ impl Machine {
             let entry = self.ctx.entries[e as usize];
             if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
                 if self.tracer.is_some() {
-                    self.trace_unused(e, "its `-o`");
+                    self.trace_unused(e, end, "its `-o`", false);
                 }
                 return false;
             }
@@ -137,7 +151,7 @@ impl Machine {
                 && !self.erase_leftover(e, v)
             {
                 if self.tracer.is_some() {
-                    self.trace_unused(e, "the query");
+                    self.trace_unused(e, end, "the query", true);
                 }
                 return false;
             }
