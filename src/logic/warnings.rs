@@ -430,32 +430,33 @@ fn memo_advice(
         || facts.open_world
         || facts.missing_module
         || id.is_some_and(|id| facts.provided.iter().any(|&(p, _)| p == id));
-    if !known
-        && crate::builtins::Builtin::ALL
-            .iter()
-            .any(|&(b, _)| b == name)
-    {
-        return Some(Warning {
-            kind: WarningKind::MemoUnknown,
-            file,
-            span: span.clone(),
-            message: format!("`{name}` is memoized, but it is a built-in predicate"),
-            related: Vec::new(),
-            notes: vec![
-                "only calls that clauses answer are memoized: a built-in's calls never are"
-                    .to_string(),
-            ],
-        });
-    }
     if !known {
-        let mut notes =
-            vec!["unless a goal assumes clauses for it, memoizing it has no effect".to_string()];
-        notes.extend(did_you_mean(name, &defined_names(facts)));
+        let builtin = crate::builtins::Builtin::ALL
+            .iter()
+            .any(|&(b, _)| b == name);
+        let (message, notes) = if builtin {
+            (
+                format!("`{name}` is memoized, but it is a built-in predicate"),
+                vec![
+                    "only calls that clauses answer are memoized: a built-in's calls never are"
+                        .to_string(),
+                ],
+            )
+        } else {
+            let mut notes = vec![
+                "unless a goal assumes clauses for it, memoizing it has no effect".to_string(),
+            ];
+            notes.extend(did_you_mean(name, &defined_names(facts)));
+            (
+                format!("`{name}` is memoized, but no clause defines it"),
+                notes,
+            )
+        };
         return Some(Warning {
             kind: WarningKind::MemoUnknown,
             file,
             span: span.clone(),
-            message: format!("`{name}` is memoized, but no clause defines it"),
+            message,
             related: Vec::new(),
             notes,
         });
