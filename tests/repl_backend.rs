@@ -762,6 +762,42 @@ fn traces(dir: &TempDir, name: &str, file: &str, goals: &[&str]) -> Vec<String> 
 }
 
 #[test]
+fn trace_shows_no_redo_for_a_call_that_never_succeeded() {
+    // The candidates whose heads do not match are passed over: the call is
+    // followed by the clause that matches, or by its failure, never by a
+    // `redo` of a call that had not succeeded.  A call that had is redone.
+    let dir = TempDir::new("trace-redo");
+    let at = |line: u32| format!("{}:{line}", dir.0.join("m.lolli").display());
+    let t = traces(
+        &dir,
+        "m.lolli",
+        "mem X (X :: _).\nmem X (_ :: T) :- mem X T.\nnum nil N N.\n\
+         num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N.\n",
+        &["mem X nil.", "num L 0 1, L = nil."],
+    );
+    assert_eq!(t[0], "call mem X nil\nfail mem X nil\n");
+    assert_eq!(
+        t[1],
+        format!(
+            "call num L 0 1\n  \
+               by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l4})\n  \
+             call 0 < 1\n  \
+             call _1 is 0 + 1\n  \
+             call num _1 1 1\n    \
+               by using num nil N N  ({l3})\n\
+             call _1 :: nil = nil\n\
+             fail _1 :: nil = nil\n  \
+             redo num _1 1 1\n    \
+               by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l4})\n    \
+             call 1 < 1\n    \
+             fail 1 < 1\n",
+            l3 = at(3),
+            l4 = at(4)
+        )
+    );
+}
+
+#[test]
 fn trace_names_every_linear_resource_left_unused() {
     // Each one, in the order the search tries them; they used to be
     // reported one only, as if the others had been used.

@@ -7,8 +7,10 @@
 //! had to be used up.  Nothing is
 //! computed for tracing when no tracer is installed.
 //!
-//! Every linear resource left unused where one must be used up is
-//! reported, one event each.
+//! A call whose candidate's head does not match shows nothing for it: the
+//! next candidate is tried without a `redo`, which marks only a call
+//! that had succeeded being resumed.  Every linear resource left unused
+//! where one must be used up is reported, one event each.
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq)]

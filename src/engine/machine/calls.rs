@@ -66,12 +66,16 @@ impl Machine {
         Ok(ok)
     }
 
-    /// Report a candidate's outcome to the tracer, if one is installed.
+    /// Report a candidate's outcome to the tracer, if one is installed.  A
+    /// candidate whose head did not match is not shown: with more left,
+    /// the search backtracks at once to this call's choice point, and that
+    /// is no `redo` (see [`Machine::quiet_redo`]).
     #[inline]
     fn traced_try(&mut self, goal: Cell, item: Item, ok: bool, more: bool) {
         if self.tracer.is_none() {
             return;
         }
+        self.quiet_redo = !ok && more;
         if !ok && !more {
             self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
         }

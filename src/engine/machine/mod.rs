@@ -635,6 +635,12 @@ pub struct Machine {
     memo_calls: Vec<MemoCall>,
     /// Receives a step-by-step trace, when installed.
     pub tracer: Option<Box<dyn crate::engine::trace::Tracer>>,
+    /// With a tracer: the newest choice point is a call's, whose last
+    /// candidate's head did not match, so the call has not succeeded since
+    /// it was made or last resumed.  Backtracking to it goes on to the next
+    /// candidate of the same attempt, and is not traced as a `redo` (a
+    /// re-entry of a call that succeeded).  Set and read only when tracing.
+    quiet_redo: bool,
     /// Built-ins by symbol id and arity 0..=3 (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 4]>,
@@ -729,6 +735,7 @@ impl Machine {
             memo_preds: Vec::new(),
             memo_calls: Vec::new(),
             tracer: None,
+            quiet_redo: false,
         }
     }
 
@@ -757,6 +764,7 @@ impl Machine {
         // A query's goal is at clause depth 0, whatever depth the last
         // query (stopped by an error, say) was left at.
         self.depth = 0;
+        self.quiet_redo = false;
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);
         self.query_proofs
@@ -1417,7 +1425,7 @@ impl Machine {
                     // The choice stays for the candidates after this one
                     // (the state it saved is the state just restored).
                     self.depth = depth;
-                    if self.tracer.is_some() {
+                    if self.tracer.is_some() && !std::mem::take(&mut self.quiet_redo) {
                         self.trace(crate::engine::trace::TraceKind::Redo, goal, String::new());
                     }
                     if self.retry(goal, cursor, parent)? {
