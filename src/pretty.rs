@@ -3,8 +3,9 @@
 //!
 //! Unbound variables print as `_1`, `_2`, ... in order of first appearance
 //! within one [`Printer`] (one answer shares a printer, so equal variables
-//! print equally); a printer can also be given names for variables (the
-//! query's own names).  Lists are printed with a loop, not recursion, so long
+//! print equally), or, printing for the trace ([`Printer::for_trace`]),
+//! with the numbers the trace keeps for the whole query; a printer can also
+//! be given names for variables (the query's own names).  Lists are printed with a loop, not recursion, so long
 //! lists print at any length.
 //!
 //! Answers print in full.  Diagnostics print through [`Printer::message`],
@@ -116,6 +117,9 @@ pub struct Printer<'m> {
     quote: bool,
     /// `None` prints in full (answers, `write`).
     cap: Option<Cap>,
+    /// Number unbound variables as the trace does, for the whole query
+    /// (the machine's [`crate::engine::trace::TraceVars`]), not afresh.
+    traced: bool,
     /// The nesting of the subterm being printed (counted only with a cap).
     depth: std::cell::Cell<usize>,
 }
@@ -130,7 +134,19 @@ impl<'m> Printer<'m> {
             next: RefCell::new(1),
             quote: true,
             cap: None,
+            traced: false,
             depth: std::cell::Cell::new(0),
+        }
+    }
+
+    /// A printer for the trace: as [`Printer::new`], but an unbound
+    /// variable that no name was given prints with the number the trace
+    /// gave it earlier in the query, or a new one (see
+    /// [`crate::engine::trace::TraceVars`]).
+    pub fn for_trace(m: &'m Machine) -> Self {
+        Printer {
+            traced: true,
+            ..Printer::new(m)
         }
     }
 
@@ -148,6 +164,7 @@ impl<'m> Printer<'m> {
                 depth: MESSAGE_DEPTH,
                 chars: MESSAGE_CHARS,
             }),
+            traced: self.traced,
             depth: std::cell::Cell::new(0),
         };
         let mut out = p.term(c);
@@ -238,6 +255,7 @@ impl<'m> Printer<'m> {
             next: RefCell::new(*self.next.borrow()),
             quote: false,
             cap: None,
+            traced: self.traced,
             depth: std::cell::Cell::new(0),
         };
         p.term(c)
@@ -274,8 +292,19 @@ impl<'m> Printer<'m> {
         if let Some(n) = self.names.borrow().get(&a) {
             return n.clone();
         }
-        let mut next = self.next.borrow_mut();
         let mut taken = self.taken.borrow_mut();
+        if self.traced {
+            let mut numbers = self.m.trace_vars.borrow_mut();
+            let k = match numbers.get(a.0) {
+                Some(k) => k,
+                None => numbers.number(a.0, |k| taken.contains(&format!("_{k}"))),
+            };
+            let n = format!("_{k}");
+            taken.insert(n.clone());
+            self.names.borrow_mut().insert(a, n.clone());
+            return n;
+        }
+        let mut next = self.next.borrow_mut();
         let mut n = format!("_{}", *next);
         *next += 1;
         while taken.contains(&n) {

@@ -762,6 +762,61 @@ fn traces(dir: &TempDir, name: &str, file: &str, goals: &[&str]) -> Vec<String> 
 }
 
 #[test]
+fn trace_numbers_each_variable_once_for_the_whole_query() {
+    // A variable keeps its number from line to line (`_2` is the list's
+    // tail on both lines that show it), and one made later gets a new
+    // number (the `_1` line used to be followed by another `_1`, the tail).
+    // After backtracking, the second clause's `Y` is a new variable, made
+    // where the first clause's `_X` was: it is `_2`, not `_1` again.
+    let dir = TempDir::new("trace-numbers");
+    let at = |line: u32| format!("{}:{line}", dir.0.join("n.lolli").display());
+    let t = traces(
+        &dir,
+        "n.lolli",
+        "num nil N N.\nnum (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N.\n\
+         r :- s _X, fail.\nr :- s Y, t Y.\ns _.\nt _.\n",
+        &["num L 0 2.", "r."],
+    );
+    assert_eq!(
+        t[0],
+        format!(
+            "call num L 0 2\n  \
+               by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l2})\n  \
+             call 0 < 2\n  \
+             call _1 is 0 + 1\n  \
+             call num _2 1 2\n    \
+               by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l2})\n    \
+             call 1 < 2\n    \
+             call _3 is 1 + 1\n    \
+             call num _4 2 2\n      \
+               by using num nil N N  ({l1})\n",
+            l1 = at(1),
+            l2 = at(2)
+        )
+    );
+    assert_eq!(
+        t[1],
+        format!(
+            "call r\n  \
+               by using r :- s _X, fail  ({})\n  \
+             call s _1\n    \
+               by using s _  ({})\n\
+             redo r\n  \
+               by using r :- s Y, t Y  ({})\n  \
+             call s _2\n    \
+               by using s _  ({})\n  \
+             call t _2\n    \
+               by using t _  ({})\n",
+            at(3),
+            at(5),
+            at(4),
+            at(5),
+            at(6)
+        )
+    );
+}
+
+#[test]
 fn trace_shows_no_redo_for_a_call_that_never_succeeded() {
     // The candidates whose heads do not match are passed over: the call is
     // followed by the clause that matches, or by its failure, never by a
@@ -783,11 +838,11 @@ fn trace_shows_no_redo_for_a_call_that_never_succeeded() {
                by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l4})\n  \
              call 0 < 1\n  \
              call _1 is 0 + 1\n  \
-             call num _1 1 1\n    \
+             call num _2 1 1\n    \
                by using num nil N N  ({l3})\n\
-             call _1 :: nil = nil\n\
-             fail _1 :: nil = nil\n  \
-             redo num _1 1 1\n    \
+             call _3 :: nil = nil\n\
+             fail _3 :: nil = nil\n  \
+             redo num _2 1 1\n    \
                by using num (_ :: T) K N :- K < N, K1 is K + 1, num T K1 N  ({l4})\n    \
              call 1 < 1\n    \
              fail 1 < 1\n",

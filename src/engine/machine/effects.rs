@@ -14,10 +14,19 @@ impl Machine {
         goal: Cell,
         detail: String,
     ) {
+        use crate::engine::trace::TraceKind;
+        // A line about a clause or resource used does not show its goal:
+        // printing it with the trace's numbers would spend numbers on
+        // variables no line shows.
+        let goal = if matches!(kind, TraceKind::Clause | TraceKind::Resource) {
+            self.show(goal)
+        } else {
+            self.trace_printer().message(goal)
+        };
         let event = crate::engine::trace::TraceEvent {
             kind,
             depth: self.depth,
-            goal: self.show(goal),
+            goal,
             detail,
         };
         if let Some(t) = self.tracer.as_mut() {
@@ -30,10 +39,10 @@ impl Machine {
     pub(super) fn entry_text(&mut self, e: u32) -> String {
         let entry = self.ctx.entries[e as usize];
         match entry.source {
-            Source::Heap { clause, .. } => self.show(clause),
+            Source::Heap { clause, .. } => self.trace_printer().message(clause),
             Source::Template { tpl, env } => {
                 let text = self
-                    .template_text(tpl, env, |p, c| p.message(c))
+                    .clause_text(tpl, env, true, |p, c| p.message(c))
                     .unwrap_or_else(|| "a clause".to_string());
                 match &self.templates[tpl as usize].origin {
                     Some((file, span)) => format!(
@@ -61,12 +70,28 @@ impl Machine {
         env: u32,
         print: impl FnOnce(&crate::pretty::Printer<'_>, Cell) -> String,
     ) -> Option<String> {
+        self.clause_text(tpl, env, false, print)
+    }
+
+    /// [`Machine::template_text`], with the trace's variable numbers when
+    /// `traced` (for a parameter left unbound).
+    fn clause_text(
+        &mut self,
+        tpl: u32,
+        env: u32,
+        traced: bool,
+        print: impl FnOnce(&crate::pretty::Printer<'_>, Cell) -> String,
+    ) -> Option<String> {
         let (top, eigens) = (self.store.heap.len(), self.store.heap.eigens.len());
         let (t, c, slots) = self.copy_with_env(tpl, env)?;
         let text = {
             // The query's variables first (as `show` names them), then the
             // clause's variables and any parameter left unbound.
-            let p = self.printer();
+            let p = if traced {
+                self.trace_printer()
+            } else {
+                self.printer()
+            };
             for (v, name) in slots.iter().zip(&t.slot_names) {
                 if let Some(v) = v {
                     p.name_var(*v, name);
@@ -75,6 +100,9 @@ impl Machine {
             print(&p, c)
         };
         self.store.heap.truncate(top, eigens);
+        // Nothing made for the copy was numbered (each of its variables
+        // has a name), but nothing may keep a number above the heap either.
+        self.trace_vars.get_mut().forget_from(top as u32);
         Some(text)
     }
 

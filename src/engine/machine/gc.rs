@@ -410,6 +410,11 @@ impl Machine {
                 .map(|(v, age)| (Addr(marks.map(v.0)), marks.map(age)))
                 .collect();
         }
+        // The trace's variable numbers: kept for the variables kept.
+        let dead = |a: u32| a >= base && a < top && !marks.get(a);
+        self.trace_vars
+            .get_mut()
+            .relocate(|a| (!dead(a)).then(|| marks.map(a)));
         self.gc.reclaimed += u64::from(top - base - live);
     }
 
@@ -646,5 +651,69 @@ impl Machine {
             }
             v.time(&mut heap.max_sym_birth);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use crate::engine::trace::{TraceEvent, Tracer};
+    use crate::engine::{BufferHost, Options};
+    use crate::Session;
+
+    struct Lines(Rc<RefCell<Vec<String>>>);
+
+    impl Tracer for Lines {
+        fn event(&mut self, event: TraceEvent) {
+            self.0.borrow_mut().push(event.to_string());
+        }
+    }
+
+    #[test]
+    fn the_traces_variable_numbers_move_with_their_variables() {
+        // `go2`'s `V` is made after `junk`'s garbage, so collections (one
+        // every 64 steps, as under LOLLI_GC_STRESS) move it down; it keeps
+        // its number, and the variables made later get new ones.
+        let mut s = Session::with_options(Options::default(), Box::new(BufferHost::default()));
+        s.load_str(
+            "t.lolli",
+            "junk 0.\njunk N :- N > 0, _L = f N N N, M is N - 1, junk M.\n\
+             loop 0 _.\nloop N V :- N > 0, M is N - 1, _L = f M M, loop M V.\n\
+             t _.\ngo :- junk 50, go2.\ngo2 :- t V, loop 200 V, t V.\n",
+        )
+        .expect("loads");
+        let m = &mut s.machine;
+        (m.gc_stress, m.tick_mask, m.gc_next) = (true, 0x3f, 0);
+        let lines = Rc::new(RefCell::new(Vec::new()));
+        m.tracer = Some(Box::new(Lines(lines.clone())));
+        let mut q = s.query("go").expect("parses");
+        assert!(q.next_answer().expect("runs").is_some());
+        drop(q);
+        assert!(s.machine.gc_stats().runs > 5, "{:?}", s.machine.gc_stats());
+        let lines = lines.borrow();
+        let calls: Vec<&str> = lines
+            .iter()
+            .map(|l| l.trim_start())
+            .filter(|l| l.starts_with("call t ") || l.starts_with("call loop "))
+            .collect();
+        let v = calls[0].strip_prefix("call t ").expect("`t V` first");
+        assert_eq!(calls.last(), Some(&format!("call t {v}").as_str()));
+        assert_eq!(calls.len(), 203);
+        for (i, l) in calls[1..202].iter().enumerate() {
+            assert_eq!(*l, format!("call loop {} {v}", 200 - i), "{lines:#?}");
+        }
+        // Every `_L` is a variable of its own.
+        let unify: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.trim_start().strip_prefix("call "))
+            .filter(|l| l.contains(" = f "))
+            .map(|l| l.split(' ').next().unwrap_or(""))
+            .collect();
+        assert_eq!(unify.len(), 250);
+        let distinct: std::collections::HashSet<&&str> = unify.iter().collect();
+        assert_eq!(distinct.len(), 250);
+        assert!(!distinct.contains(&v));
     }
 }

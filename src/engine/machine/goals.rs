@@ -93,7 +93,16 @@ impl Machine {
     /// A printer that names the innermost query's unbound variables as the
     /// query wrote them (see [`Machine::show`]).
     pub fn printer(&self) -> crate::pretty::Printer<'_> {
-        let p = crate::pretty::Printer::new(self);
+        self.name_query_vars(crate::pretty::Printer::new(self))
+    }
+
+    /// [`Machine::printer`] for the trace: the other unbound variables keep
+    /// their numbers for the whole query ([`crate::pretty::Printer::for_trace`]).
+    pub(crate) fn trace_printer(&self) -> crate::pretty::Printer<'_> {
+        self.name_query_vars(crate::pretty::Printer::for_trace(self))
+    }
+
+    fn name_query_vars<'m>(&self, p: crate::pretty::Printer<'m>) -> crate::pretty::Printer<'m> {
         for (name, v) in self.query_names.last().into_iter().flatten() {
             if p.is_unbound(*v) {
                 p.name_var(*v, name);

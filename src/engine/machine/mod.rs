@@ -641,6 +641,11 @@ pub struct Machine {
     /// candidate of the same attempt, and is not traced as a `redo` (a
     /// re-entry of a call that succeeded).  Set and read only when tracing.
     quiet_redo: bool,
+    /// The numbers the trace gave the query's unbound variables (see
+    /// [`crate::engine::trace::TraceVars`]; empty when not tracing).  In a
+    /// cell because printers read the machine shared, and number as they
+    /// print.
+    pub(crate) trace_vars: std::cell::RefCell<crate::engine::trace::TraceVars>,
     /// Built-ins by symbol id and arity 0..=3 (all built-in names are interned
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 4]>,
@@ -736,6 +741,7 @@ impl Machine {
             memo_calls: Vec::new(),
             tracer: None,
             quiet_redo: false,
+            trace_vars: Default::default(),
         }
     }
 
@@ -765,6 +771,7 @@ impl Machine {
         // query (stopped by an error, say) was left at.
         self.depth = 0;
         self.quiet_redo = false;
+        self.trace_vars.get_mut().clear();
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);
         self.query_proofs
@@ -1316,6 +1323,7 @@ impl Machine {
             input,
             memo_calls,
             gc_old,
+            trace_vars,
             ..
         } = self;
         let Some(ch) = choices.last() else {
@@ -1323,6 +1331,7 @@ impl Machine {
         };
         store.undo_to(ch.trail as usize, |u: Undo| ctx.undo(u));
         store.heap.truncate(ch.heap as usize, ch.eigens as usize);
+        trace_vars.get_mut().forget_from(ch.heap);
         if ch.heap < *gc_old {
             // The cells that survived a collection are gone: the next one
             // is a full one.
