@@ -571,6 +571,56 @@ fn the_occurs_check_passes_over_closed_terms_only() {
 }
 
 #[test]
+fn the_occurs_check_passes_over_the_settled_heap_only() {
+    // A queue as a difference list: each `push` binds the caller's new
+    // variable to `H - T2`, whose `H` is the whole open list built so far;
+    // the list lies in the settled heap, so it is not walked again, but a
+    // variable that some binding put into an old term is still found.
+    let program = "push X (H - T) (H - T2) :- T = (X :: T2).\n\
+                   fill N N Q Q.\n\
+                   fill I N Q0 Q :- I < N, J is I + 1, push I Q0 Q1, fill J N Q1 Q.\n\
+                   q L T :- T = (a :: L).\n\
+                   p X Y :- X = g Y.\n";
+    assert_eq!(
+        answers(program, "fill 0 4 (H - H) (L - nil)"),
+        strs(&["H = 0 :: 1 :: 2 :: 3 :: nil, L = 0 :: 1 :: 2 :: 3 :: nil"])
+    );
+    assert_eq!(
+        answers(
+            program,
+            "exists H \\ exists L \\ (fill 0 2000 (H - H) (L - nil), length L K)"
+        ),
+        strs(&["K = 2000"])
+    );
+    for goal in [
+        // The tail closed onto the list's own front.
+        "exists H \\ exists L \\ exists T \\ (fill 0 3 (H - H) (L - T), T = L)",
+        "exists H \\ exists L \\ exists T \\ (fill 0 3 (H - H) (L - T), q L T)",
+        "exists H \\ exists L \\ exists T \\ exists Q \\ \
+         (fill 0 3 (H - H) Q, push 7 Q (L - T), T = f L)",
+        // A second queue appended at the first one's tail, closed onto it.
+        "exists H \\ exists L \\ exists T \\ exists M \\ exists U \\ \
+         (fill 0 3 (H - H) (L - T), fill 0 2 (T - T) (M - U), U = L)",
+        "p X Y, Y = f X",
+        // `W`, in a term made before `Y`, is bound to a term holding `Y`
+        // after `Y` was made (`Z = 1` raised nothing).
+        "X = h W 0, Z = 1, exists Y \\ (W = g Y 0, Y = f X 0)",
+        // The binding that put `T` in the old term is undone, then made again.
+        "exists H \\ exists L \\ exists T \\ \
+         (fill 0 3 (H - H) (L - T), (T = (b :: nil) ; true), T = f L)",
+    ] {
+        assert_eq!(answers(program, goal), yes(0), "{goal}");
+    }
+    assert_eq!(
+        answers(
+            program,
+            "exists H \\ exists L \\ (fill 0 3 (H - H) (L - T), (T = f L ; T = nil))"
+        ),
+        strs(&["T = nil"])
+    );
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

@@ -51,17 +51,25 @@ impl Store {
         if !self.heap.no_scoped_names_after(a) {
             self.lower_ages(a, value);
         }
-        self.heap.set(a, value);
-        if a.0 < self.hb {
-            self.trail.push(Undo::Bind(a));
-        }
+        self.bind_plain(a, value);
     }
 
-    /// [`Store::bind`] without the age adjustment: for a `value` without
-    /// variables (a subterm of a ground clause), or an `a` with no scoped
-    /// name made after it ([`Heap::no_scoped_names_after`]).
+    /// [`Store::bind`] without the age adjustment: for an `a` with no
+    /// scoped name made after it ([`Heap::no_scoped_names_after`]).
     #[inline]
     pub fn bind_plain(&mut self, a: Addr, value: Cell) {
+        if let Cell::Struct(_) = value {
+            // An old cell may now reach new variables (see
+            // `crate::term::settled`).
+            self.heap.settled.raise(self.heap.len() as u32);
+        }
+        self.bind_ground(a, value);
+    }
+
+    /// [`Store::bind_plain`] for a `value` without variables (a subterm of
+    /// a ground clause), which the settled prefix need not hear of.
+    #[inline]
+    fn bind_ground(&mut self, a: Addr, value: Cell) {
         self.heap.set(a, value);
         if a.0 < self.hb {
             self.trail.push(Undo::Bind(a));
@@ -134,12 +142,25 @@ impl Store {
         // The general walk, which also finds whether `t` is closed (see
         // `crate::term::closed`): subterms found closed before are passed in
         // one step, and `t` is recorded when it is.
+        // With no scope to check, only where `v` may occur matters: not in
+        // a term rooted in the settled prefix when `v` lies above it.
+        let settled = if self.heap.settled.covers(v.0) && self.heap.no_scoped_names_after(v) {
+            self.heap.settled.get()
+        } else {
+            0
+        };
         let mut scan = std::mem::take(&mut self.scan);
         scan.clear();
         scan.push(t);
         let mut ok = true;
         let mut closed = true;
         while let Some(c) = scan.pop() {
+            if let Cell::Ref(a) | Cell::Struct(a) = c {
+                if a.0 < settled {
+                    closed = false;
+                    continue;
+                }
+            }
             match self.heap.deref(c) {
                 Cell::Ref(a) => {
                     if a == v {
@@ -349,7 +370,7 @@ impl Store {
             let ok = match (a, b) {
                 (Cell::Ref(v), _) => {
                     if v.0 >= free || self.can_bind(v, b) {
-                        self.bind_plain(v, b);
+                        self.bind_ground(v, b);
                         true
                     } else {
                         false
@@ -376,7 +397,7 @@ impl Store {
             match (g, h) {
                 (Cell::Ref(x), _) => {
                     if self.heap.no_scoped_names_after(x) || self.can_bind(x, h) {
-                        self.bind_plain(x, h);
+                        self.bind_ground(x, h);
                         return true;
                     }
                     return false;

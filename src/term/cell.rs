@@ -94,6 +94,9 @@ pub struct Heap {
     /// Compounds an occurs check found closed (forgotten when the heap is
     /// cut back; see [`super::closed`]).
     pub closed: super::closed::KnownClosed,
+    /// The settled prefix: no cell below it reaches a variable above it
+    /// (see [`super::settled`]).
+    pub settled: super::settled::Settled,
 }
 
 impl Heap {
@@ -329,6 +332,7 @@ impl Heap {
     /// Truncate to `len` cells and `eigens` eigenvariables (backtracking).
     pub fn truncate(&mut self, len: usize, eigens: usize) {
         self.closed.forget();
+        self.settled.cut(len as u32);
         self.cells.truncate(len);
         self.eigens.truncate(eigens);
         if self.digests.len() > len {

@@ -5,6 +5,7 @@
 
 pub mod cell;
 pub mod closed;
+pub mod settled;
 pub mod symbols;
 
 pub use cell::{Addr, Cell, Heap};

@@ -392,6 +392,7 @@ impl Machine {
         }
         heap.cells.truncate(to);
         heap.closed.forget();
+        heap.settled.relocate(|a| marks.map(a));
         if heap.digests.len() > to {
             heap.digests.truncate(to);
         }
