@@ -621,6 +621,56 @@ fn the_occurs_check_passes_over_the_settled_heap_only() {
 }
 
 #[test]
+fn binder_terms_unify_up_to_the_names_they_bind() {
+    // Each binder written in the source has a name of its own; two written
+    // apart still unify when equal up to those names, also through a
+    // clause head (template or ground fact) and a resource.
+    let program =
+        "f (forall x \\ p x).\ng (exists y \\ forall x \\ q x y).\nh (forall x \\ r x W) W.\n";
+    for (goal, want) in [
+        ("f (forall y \\ p y)", yes(1)),
+        ("(forall x \\ p x) = (forall y \\ p y)", yes(1)),
+        ("hyp (forall x \\ p x) -o hyp (forall z \\ p z)", yes(1)),
+        ("hyp (exists x \\ p x) => hyp (exists z \\ p z)", yes(1)),
+        (
+            "member (forall x \\ p x) ((forall y \\ p y) :: nil)",
+            yes(1),
+        ),
+        ("g (exists b \\ forall a \\ q a b)", yes(1)),
+        (
+            "(forall x \\ forall y \\ r x y) = (forall y \\ forall x \\ r y x)",
+            yes(1),
+        ),
+        // Different binders, or bound names in different places.
+        ("(forall x \\ p x) = (exists y \\ p y)", yes(0)),
+        ("g (exists b \\ forall a \\ q b a)", yes(0)),
+        (
+            "(forall x \\ forall y \\ r x y) = (forall y \\ forall x \\ r x y)",
+            yes(0),
+        ),
+        // A bound name does not escape into a variable from outside.
+        ("f (forall x \\ Z)", yes(0)),
+        ("f (forall x \\ p Z)", yes(0)),
+        ("(forall x \\ p x W) = (forall y \\ p y (f y))", yes(0)),
+        ("h (forall y \\ r y y) V", yes(0)),
+    ] {
+        assert_eq!(answers(program, goal), want, "{goal}");
+    }
+    assert_eq!(
+        answers(program, "(forall x \\ p x W) = (forall y \\ p y c)"),
+        strs(&["W = c"])
+    );
+    assert_eq!(
+        answers(program, "h (forall y \\ r y b) V"),
+        strs(&["V = b"])
+    );
+    assert_eq!(
+        answers(program, "generalize (f A) G, generalize (f B) H, G = H"),
+        strs(&["G = (forall X1 \\ f X1), H = (forall X1 \\ f X1)"])
+    );
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

@@ -76,8 +76,10 @@ pub fn template_of_heap(
         .collect();
     let ends = crate::logic::template::block_ends(&cells);
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
+    let binder_heads = crate::logic::template::binders_in_heads(&cells, &ends, &alts);
     let tpl = Template {
         slot_names,
+        binder_heads,
         ends,
         cells,
         root,

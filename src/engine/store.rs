@@ -264,7 +264,13 @@ impl Store {
                         ok = false;
                         break;
                     }
-                    if let Cell::Functor(_, n) = fx {
+                    if let Cell::Functor(f, n) = fx {
+                        if n == 2 && is_binder(f) {
+                            if let Some(bodies) = self.binder_bodies(x, y) {
+                                pairs.push(bodies);
+                                continue;
+                            }
+                        }
                         for i in (0..n).rev() {
                             pairs.push((self.heap.arg(x, i), self.heap.arg(y, i)));
                         }
@@ -278,6 +284,43 @@ impl Store {
         }
         self.pairs = pairs;
         ok
+    }
+
+    /// Two binder terms `Q x \\ F` and `Q y \\ G` (functor cells at `x` and
+    /// `y`) whose bound names are different binders: the bodies to unify
+    /// instead ([`Store::alpha_bodies`]).  `None` when both bind the same
+    /// name (copies of one binder of the source), whose bodies unify as
+    /// they are.
+    fn binder_bodies(&mut self, x: Addr, y: Addr) -> Option<(Cell, Cell)> {
+        let (Cell::Bound(i), Cell::Bound(j)) = (
+            self.heap.deref(self.heap.arg(x, 0)),
+            self.heap.deref(self.heap.arg(y, 0)),
+        ) else {
+            return None;
+        };
+        if i == j {
+            return None;
+        }
+        let (f, g) = (self.heap.arg(x, 1), self.heap.arg(y, 1));
+        Some(self.alpha_bodies(f, i, g, j))
+    }
+
+    /// The bodies `f` of a binder of name `i` and `g` of one of name `j`,
+    /// with one new constant for both names (copies), so that binder terms
+    /// equal up to the names they bind unify (`(forall x \\ p x) =
+    /// (forall y \\ p y)`).  The constant is made as `forall` makes one,
+    /// after every variable of either body, so no variable can take it: a
+    /// bound name never escapes its binder (`(forall x \\ p x) = (forall y
+    /// \\ Z)` fails).
+    pub fn alpha_bodies(&mut self, f: Cell, i: u32, g: Cell, j: u32) -> (Cell, Cell) {
+        let name = self.heap.new_eigen(crate::term::sym::FORALL);
+        let body = |heap: &mut Heap, c: Cell, id: u32| {
+            crate::engine::copy::copy_term(heap, c, &mut |c| match c {
+                Cell::Bound(b) if b == id => Some(name),
+                _ => None,
+            })
+        };
+        (body(&mut self.heap, f, i), body(&mut self.heap, g, j))
     }
 
     /// Unify two compound terms with different functors, at least one of
@@ -462,6 +505,13 @@ impl Store {
             }
         }
     }
+}
+
+/// Whether `f` names a binder term, `forall x \\ F` or `exists x \\ F`
+/// (the functor `f/2` whose first argument is the bound name).
+#[inline]
+fn is_binder(f: crate::term::SymId) -> bool {
+    f == crate::term::sym::FORALL || f == crate::term::sym::EXISTS
 }
 
 #[cfg(test)]

@@ -45,6 +45,11 @@ pub struct Template {
     pub alts: Vec<Alt>,
     /// The index keys of each alternative's head.
     pub keys: Vec<((SymId, u32), Keys)>,
+    /// Whether some alternative's head holds a binder term (`forall x \\
+    /// F` or `exists x \\ F` as data): such a head is matched by copying
+    /// it and unifying up to bound names, not cell by cell
+    /// ([`binders_in_heads`]).
+    pub binder_heads: bool,
     /// For each alternative whose body is a conjunction `G1 , ... , Gn`:
     /// its conjuncts, left to right (empty for any other body).
     pub conjuncts: Vec<Vec<Conjunct>>,
@@ -141,6 +146,17 @@ fn block_end(cells: &[Cell], a: Addr) -> usize {
             None => return a + 1 + n,
         }
     }
+}
+
+/// Whether the head of some alternative holds a binder term: a
+/// `forall`/`exists` compound whose first argument is a bound name.
+pub fn binders_in_heads(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> bool {
+    alts.iter().any(|a| match a.head {
+        Cell::Struct(h) => cells[h.ix()..ends[h.ix()] as usize]
+            .windows(2)
+            .any(|w| matches!(w, [Cell::Functor(f, 2), Cell::Bound(_)] if *f == sym::FORALL || *f == sym::EXISTS)),
+        _ => false,
+    })
 }
 
 /// The block end of every compound term of `cells`, indexed by the
@@ -256,6 +272,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let ends = block_ends(&cells);
         let conjuncts = conjuncts_of(&cells, &ends, &alts);
+        let binder_heads = binders_in_heads(&cells, &ends, &alts);
         Ok(Template {
             ends,
             cells,
@@ -263,6 +280,7 @@ impl<'a> Compiler<'a> {
             nslots: self.slot_names.len() as u32,
             env_len,
             slot_names: self.slot_names,
+            binder_heads,
             alts,
             keys,
             conjuncts,
@@ -284,6 +302,7 @@ impl<'a> Compiler<'a> {
             slot_names: self.slot_names,
             alts: Vec::new(),
             keys: Vec::new(),
+            binder_heads: false,
             conjuncts: Vec::new(),
             origin: None,
             goal_spans: Box::default(),

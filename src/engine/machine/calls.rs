@@ -178,7 +178,14 @@ impl Machine {
                 for (slot, &c) in slots.iter_mut().zip(env_cells) {
                     *slot = Some(c);
                 }
-                let ok = self.unify_template(&t, alt.head, goal, &mut slots);
+                let ok = if t.binder_heads {
+                    // Binder terms match up to the names they bind, which
+                    // `unify` sees to.
+                    let head = self.copy_template(&t, alt.head, &mut slots);
+                    self.store.unify(head, goal)
+                } else {
+                    self.unify_template(&t, alt.head, goal, &mut slots)
+                };
                 if ok {
                     if entry.linear {
                         self.ctx.set_state(&mut self.store.trail, e, GONE);

@@ -178,8 +178,10 @@ impl Machine {
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
             // A clause without variables is built on the heap once, here:
-            // matching it then shares that term (see `try_item`).
-            if c.template.nslots == 0 {
+            // matching it then shares that term (see `try_item`).  Not one
+            // whose head holds a binder term, which is matched up to bound
+            // names (see `try_template`).
+            if c.template.nslots == 0 && !c.template.binder_heads {
                 if let Cell::Struct(_) = c.template.root {
                     let t = c.template.clone();
                     let start = self.store.heap.len();
