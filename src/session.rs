@@ -523,9 +523,11 @@ impl Session {
     /// warnings' analysis, which follows the modules a program names).
     fn module_reader(&self) -> impl FnMut(&str) -> Option<Vec<crate::syntax::Item>> {
         let dirs = self.machine.options.search_path.clone();
+        let limit = self.machine.options.max_memory;
         move |name: &str| {
             let path = find_module(name, &dirs).ok()?;
-            let text = std::fs::read_to_string(path).ok()?;
+            let bytes = crate::engine::machine::modules::read_source(&path, limit).ok()?;
+            let text = String::from_utf8(bytes).ok()?;
             Some(crate::syntax::parse_program(&text).0)
         }
     }

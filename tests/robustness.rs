@@ -478,3 +478,21 @@ fn nested_aggregates_stop_at_the_memory_limit() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_program_file_that_never_ends_stops_at_the_memory_limit() {
+    // `/dev/zero` never ends: it is read up to an eighth of the memory
+    // limit (64 MiB at least), not until the memory is full (tester-s13
+    // finding 3).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
+        .args(["--max-memory", "200", "/dev/zero", "-e", "true"])
+        .output()
+        .expect("run lolli");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot read `/dev/zero`: it is longer than 67108864 bytes"),
+        "{err}"
+    );
+}

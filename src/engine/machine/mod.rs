@@ -49,7 +49,7 @@ mod calls;
 mod effects;
 mod gc;
 mod goals;
-mod modules;
+pub(crate) mod modules;
 mod scopes;
 
 pub use gc::GcStats;

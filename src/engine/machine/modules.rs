@@ -34,7 +34,7 @@ impl Machine {
         if let Some((_, l)) = self.modules.iter().find(|(p, _)| *p == key) {
             return Ok((l.clone(), None));
         }
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = read_source(path, self.options.max_memory).map_err(|e| {
             vec![Error::load(format!(
                 "cannot read `{}`: {e}",
                 path.display()
@@ -312,6 +312,33 @@ impl SharedTerms {
             }
         }
     }
+}
+
+/// The bytes of the program file at `path`, read up to an eighth of the
+/// memory limit `limit` (64 MiB at least): loading takes far more memory
+/// than the text (a fact of 30 bytes takes about 2 KB), so a longer file
+/// could not be loaded anyway, and one that never ends (`/dev/zero`, a
+/// pipe left open) stops with an error instead of filling the memory.
+pub(crate) fn read_source(
+    path: &std::path::Path,
+    limit: Option<usize>,
+) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path)?;
+    let Some(limit) = limit else {
+        (&file).read_to_end(&mut bytes)?;
+        return Ok(bytes);
+    };
+    let cap = (limit / 8).max(64 << 20);
+    file.take(cap as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > cap {
+        return Err(std::io::Error::other(format!(
+            "it is longer than {cap} bytes, more than can be loaded within the \
+             memory limit of {limit} bytes (--max-memory)"
+        )));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
