@@ -219,6 +219,43 @@ fn a_level_opened_after_backtracking_keeps_its_bindings() {
     assert_eq!(b.depth(), 0);
 }
 
+/// `pop` ends the goal that called `top` where it stands: what follows
+/// `top` in it never runs, it shows no answer, and its other choices are
+/// not tried (tester-s12 finding 11, as README and LANGUAGE.md section 7
+/// now say); `popall` does so for every level; `abort` ends only the goal
+/// typed at the nested level, which stays open.
+#[test]
+fn pop_abandons_the_goal_that_called_top() {
+    let (mut b, written) = backend(&[], Answers::Ask);
+    assert_eq!(
+        b.input("top, write after, nl."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(0)], Next::Goal));
+    // Other choices of the abandoned goal are not tried either.
+    assert_eq!(
+        b.input("member X (a :: b :: nil), top, write X."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!(b.input("abort."), reply(vec![Output::Aborted], Next::Goal));
+    assert_eq!(b.depth(), 1);
+    assert_eq!(b.input("pop."), reply(vec![Output::Closed(0)], Next::Goal));
+    assert_eq!(
+        b.input("top, write one, top, write two."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!(
+        b.input("write three, top, write four."),
+        reply(vec![Output::Opened(2)], Next::Goal)
+    );
+    assert_eq!(
+        b.input("popall."),
+        reply(vec![Output::Closed(0)], Next::Goal)
+    );
+    assert_eq!(written.borrow().as_str(), "three");
+    assert_eq!(b.input("X = 1."), reply(vec![answer("X = 1")], Next::Goal));
+}
+
 #[test]
 fn context_marks_the_resources_still_available() {
     let dir = TempDir::new("context");

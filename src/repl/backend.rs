@@ -7,7 +7,11 @@
 //! machine; later goals run as queries on top of it, so their context holds
 //! what the suspended goal assumed, and each of them is undone when it ends,
 //! which restores the level's linear resources for the next query (as in
-//! Lolli 0.94).  `pop` ends the nested query and then the suspended one.
+//! Lolli 0.94).  `pop` ends the nested query and then the suspended one:
+//! the goal that called `top` is abandoned where it stopped, never resumed
+//! (resuming it would run what follows `top`, then fail a `M --o top`
+//! whose resources the nested level left unused, or backtrack into its
+//! earlier choices and reach `top` again).
 //!
 //! Invariant: between calls, the machine holds exactly one open query per
 //! nested level (`levels`), plus one more while an answer waits for `;` or
