@@ -853,6 +853,49 @@ fn trace_numbers_each_variable_once_for_the_whole_query() {
     );
 }
 
+/// A clause's own variable never shows under a name of the query, also
+/// when the query's variable is bound by then (tester-s12 point 12:
+/// `X = a, spend Y` showed `by using spend X :- coin X`).
+#[test]
+fn trace_keeps_the_query_names_from_the_clause_variables() {
+    let dir = TempDir::new("trace-names");
+    let at = |line: u32| format!("{}:{line}", dir.0.join("s.lolli").display());
+    let t = traces(
+        &dir,
+        "s.lolli",
+        "LINEAR coin a.\nspend X :- coin X.\n",
+        &["X = a, spend Y.", "spend Y.", "spend X."],
+    );
+    let used = |clause: &str| {
+        format!(
+            "  by using {clause}  ({})\n  call coin {{}}\n    by consuming coin a  ({})\n",
+            at(2),
+            at(1)
+        )
+    };
+    assert_eq!(
+        t[0],
+        format!(
+            "call X = a\ncall spend Y\n{}",
+            used("spend X2 :- coin X2").replace("{}", "Y")
+        )
+    );
+    assert_eq!(
+        t[1],
+        format!(
+            "call spend Y\n{}",
+            used("spend X :- coin X").replace("{}", "Y")
+        )
+    );
+    assert_eq!(
+        t[2],
+        format!(
+            "call spend X\n{}",
+            used("spend X2 :- coin X2").replace("{}", "X")
+        )
+    );
+}
+
 #[test]
 fn trace_shows_no_redo_for_a_call_that_never_succeeded() {
     // The candidates whose heads do not match are passed over: the call is

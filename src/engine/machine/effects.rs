@@ -60,7 +60,7 @@ impl Machine {
     /// printed by `print`: the module's parameters as they were bound at its
     /// loading, its `LOCAL` names as the constants of that loading
     /// (`key_1`), its own variables by their source names (numbered where
-    /// the innermost query has the name).  The clause is copied to the heap
+    /// the innermost query has the name, bound or not).  The clause is copied to the heap
     /// to be printed and the copy removed: nothing refers to the cells above
     /// the heap's top, and the copy binds nothing, so the machine is left as
     /// it was (also in the middle of a search).
@@ -92,6 +92,11 @@ impl Machine {
             } else {
                 self.printer()
             };
+            // A clause variable never takes a name of the query, also one
+            // bound by now (`X = a, spend Y` shows `spend X2 :- coin X2`).
+            for (name, _) in self.query_names.last().into_iter().flatten() {
+                p.reserve(name);
+            }
             for (v, name) in slots.iter().zip(&t.slot_names) {
                 if let Some(v) = v {
                     p.name_var(*v, name);
