@@ -219,6 +219,47 @@ impl<'m> Printer<'m> {
         }
     }
 
+    /// A printer that starts with this one's names and numbers, for a
+    /// text that names some variables of its own (a clause's, by the names
+    /// written in it): a variable named here prints alike there.  Give it
+    /// back with [`Self::absorb`].
+    pub fn fork(&self) -> Printer<'m> {
+        Printer {
+            m: self.m,
+            names: RefCell::new(self.names.borrow().clone()),
+            taken: RefCell::new(self.taken.borrow().clone()),
+            next: RefCell::new(*self.next.borrow()),
+            quote: self.quote,
+            cap: self.cap,
+            traced: self.traced,
+            depth: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Take back the names `fork` ([`Self::fork`]) gave, except those of
+    /// the variables `own` (the ones it was given names for): a variable
+    /// it numbered keeps its number here, and no other variable here gets
+    /// that number.
+    pub fn absorb(&self, fork: Printer<'m>, own: impl IntoIterator<Item = Cell>) {
+        let own: std::collections::HashSet<Addr> = own
+            .into_iter()
+            .filter_map(|c| match self.m.store.deref(c) {
+                Cell::Ref(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        let next = (*self.next.borrow()).max(*fork.next.borrow());
+        *self.next.borrow_mut() = next;
+        let mut names = self.names.borrow_mut();
+        let mut taken = self.taken.borrow_mut();
+        for (a, n) in fork.names.into_inner() {
+            if !own.contains(&a) && !names.contains_key(&a) {
+                taken.insert(n.clone());
+                names.insert(a, n);
+            }
+        }
+    }
+
     /// Keep `name` from the variables named after this call (see
     /// [`Self::name_var`]): a proof reserves the query's names, so that a
     /// clause's own `N` does not read as the answer's.

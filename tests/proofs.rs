@@ -128,6 +128,37 @@ fn tree_names_program_clauses_and_witnesses() {
     assert_eq!(program, ["q 1", "p X :- q X"]);
 }
 
+/// A query variable that a module's parameter was bound to shows by its
+/// one name on the atom and in what the atom consumed (tester-s12 point
+/// 12: `atom cnt key_1 N   consumed: cnt key_1 _1`); a variable the
+/// proof numbers keeps its number from line to line.
+#[test]
+fn a_variable_met_in_a_module_clause_keeps_its_name() {
+    let mut s = session();
+    s.load_str(
+        "counter.lolli",
+        "MODULE counter Start.\nLOCAL cnt.\nLINEAR cnt k Start.\nget N :- cnt k N.\n",
+    )
+    .unwrap();
+    let ps = proofs(&mut s, "get N, erase", 1);
+    ps[0].1.check().unwrap();
+    assert_eq!(
+        print_tree::tree(&ps[0].1),
+        "tensor get N, erase\n\
+         \x20 atom get N   clause: counter.lolli:4\n\
+         \x20   atom cnt_1 k N   consumed: cnt_1 k N   clause: counter.lolli:3\n\
+         \x20 erase\n"
+    );
+    let ps = proofs(&mut s, "get (f _ _), erase", 1);
+    assert_eq!(
+        print_tree::tree(&ps[0].1),
+        "tensor get (f _1 _2), erase\n\
+         \x20 atom get (f _1 _2)   clause: counter.lolli:4\n\
+         \x20   atom cnt_1 k (f _1 _2)   consumed: cnt_1 k (f _1 _2)   clause: counter.lolli:3\n\
+         \x20 erase\n"
+    );
+}
+
 #[test]
 fn an_assumption_shows_its_quantifiers_and_what_is_unbounded() {
     // Printed `p X`, a quantified clause would read as an assumed `p X`,

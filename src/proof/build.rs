@@ -432,14 +432,18 @@ fn resource(
             let clause = template_term(m, &t.cells, t.root, t.env_len, env)?;
             let text = match shown {
                 Some((c, names)) => {
-                    let p = Printer::new(m);
+                    // The proof's names (the query's variables, met in the
+                    // module's parameters) and the clause's own ones.
+                    let p = printer.fork();
                     for (name, _) in vars {
                         p.reserve(name);
                     }
                     for (v, n) in names {
                         p.name_var(*v, n);
                     }
-                    p.term(*c)
+                    let text = p.term(*c);
+                    printer.absorb(p, names.iter().map(|(v, _)| *v));
+                    text
                 }
                 None => clause.to_string(),
             };
