@@ -272,19 +272,27 @@ fn context_marks_the_resources_still_available() {
     assert_eq!(
         outputs,
         vec![Output::Text(
-            "unbounded clauses (8), in the order they are tried (the newest \
-             assumption or file first; within one, in the order written):\n    \
-             keep :- r1.\n    \
-             length L N :- length_from L 0 N.\n    \
+            "8 unbounded clauses, 2 linear resources (1 still available, marked *; \
+             1 used up, marked -)\n\
+             by predicate, each in the order the search tries them (the newest \
+             assumption or file first; within one, in the order written):\n\
+             r1/0:\n  \
+             - r1.\n\
+             r2/0:\n  \
+             * r2.\n\
+             keep/0:\n    \
+             keep :- r1.\n\
+             length/2:\n    \
+             length L N :- length_from L 0 N.\n\
+             length_from/3:\n    \
              length_from nil N N.\n    \
-             length_from (_ :: T) K N :- var N -> true | K < N, K1 is K + 1, length_from T K1 N.\n    \
+             length_from (_ :: T) K N :- var N -> true | K < N, K1 is K + 1, length_from T K1 N.\n\
+             append/3:\n    \
              append nil L L.\n    \
-             append (X :: A) B (X :: C) :- append A B C.\n    \
+             append (X :: A) B (X :: C) :- append A B C.\n\
+             member/2:\n    \
              member X (X :: _).\n    \
-             member X (_ :: L) :- member X L.\n\
-             linear resources (1 of 2 still available, marked *), in the same order:\n    \
-             r1.\n  \
-             * r2.\n"
+             member X (_ :: L) :- member X L.\n"
                 .to_string()
         )]
     );
@@ -296,7 +304,7 @@ fn context_marks_the_resources_still_available() {
     let Output::Text(t) = &outputs[0] else {
         panic!("{outputs:?}")
     };
-    assert!(t.contains("(2 of 2 still available"), "{t}");
+    assert!(t.contains("(2 still available, marked *; 0 used up"), "{t}");
 }
 
 /// An assumed clause that quantifies shows its variables named after the
@@ -311,11 +319,52 @@ fn context_names_the_variables_of_assumed_quantified_clauses() {
     };
     b.input("(forall x \\ p x :- q x) -o top.");
     let t = text(b.input(":context"));
-    assert!(t.ends_with("  * p X :- q X.\n"), "{t}");
+    assert!(t.contains("\np/1:\n  * p X :- q X.\n"), "{t}");
     b.input("pop.");
     b.input("(forall x \\ forall y \\ r x y :- q x, s X Y) -o top.");
     let t = text(b.input(":context"));
-    assert!(t.ends_with("  * r X2 Y2 :- q X2, s X Y.\n"), "{t}");
+    assert!(t.contains("\nr/2:\n  * r X2 Y2 :- q X2, s X Y.\n"), "{t}");
+}
+
+/// Each predicate's clauses and resources show in the order the search
+/// tries them, linear and unbounded interleaved (tester-s12 point 12: two
+/// sections hid that the linear `f four` comes before the file's `f
+/// three`); the order is the one a call meets.
+#[test]
+fn context_lists_each_predicate_in_the_order_of_the_search() {
+    let dir = TempDir::new("context-order");
+    let f = dir.file("f.lolli", "f three.\nr 1.\n");
+    let (mut b, _) = backend(&[f], Answers::Ask);
+    assert_eq!(
+        b.input("(f four, r 3, {f five}) -o top."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    assert_eq!(
+        b.input("r 3, top."),
+        reply(vec![Output::Opened(2)], Next::Goal)
+    );
+    let Reply { outputs, .. } = b.input(":context");
+    let Output::Text(t) = &outputs[0] else {
+        panic!("{outputs:?}")
+    };
+    assert!(
+        t.starts_with(
+            "10 unbounded clauses, 2 linear resources (1 still available, marked *; \
+             1 used up, marked -)\nby predicate, each in the order the search tries them \
+             (the newest assumption or file first; within one, in the order written):\n\
+             f/1:\n  * f four.\n    f five.\n    f three.\n\
+             r/1:\n  - r 3.\n    r 1.\n\
+             length/2:\n"
+        ),
+        "{t}"
+    );
+    // The search meets them in that order.
+    assert_eq!(
+        b.input("f X, erase."),
+        reply(vec![answer("X = four")], Next::More)
+    );
+    assert_eq!(b.more(true), reply(vec![answer("X = five")], Next::More));
+    assert_eq!(b.more(true), reply(vec![answer("X = three")], Next::Goal));
 }
 
 #[test]
@@ -338,12 +387,10 @@ fn context_shows_module_clauses_with_their_environment() {
     let Output::Text(t) = &outputs[0] else {
         panic!("{outputs:?}")
     };
-    assert!(t.contains(":\n    get N :- cnt key_1 N.\n"), "{t}");
+    assert!(t.contains("\nget/1:\n    get N :- cnt key_1 N.\n"), "{t}");
+    assert!(t.contains("\ncnt/2:\n  * cnt key_1 5.\n"), "{t}");
     assert!(
-        t.ends_with(
-            "linear resources (1 of 1 still available, marked *), in the same order:\n  \
-             * cnt key_1 5.\n"
-        ),
+        t.starts_with("8 unbounded clauses, 1 linear resource (1 still"),
         "{t}"
     );
     assert_eq!(

@@ -81,7 +81,7 @@ const SPECS: &[Spec] = &[
         name: "context",
         aliases: &["ctx", "c"],
         arg: Arg::None,
-        about: "the clauses and linear resources the next query runs with",
+        about: "the clauses and linear resources the next query runs with, by predicate, in the order tried",
     },
     Spec {
         name: "proof",

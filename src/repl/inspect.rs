@@ -2,9 +2,10 @@
 //! run with (`:context`), session statistics (`:stats`), and the predicate
 //! names that Tab completes.
 //!
-//! The context is listed in the order in which the search tries its
-//! entries: the newest assumption or loaded file first, and the clauses of
-//! one file (or one assumption) in the order written.  A clause assumed
+//! The context is listed by predicate, each predicate's clauses and
+//! resources in the order in which the search tries them (the newest
+//! assumption or loaded file first, and the clauses of one file or one
+//! assumption in the order written), read from the index the search uses.  A clause assumed
 //! during a search (by `-o` or `=>`) is printed from the heap.  A clause
 //! compiled from a file is a template with an environment: it is printed as
 //! the search uses it, with the module's parameters as they were bound at
@@ -13,8 +14,10 @@
 //! the clause to the heap and removes the copy: the machine is left as it
 //! was.)
 
-use crate::engine::context::{Source, GONE};
+use crate::engine::context::Source;
 use crate::engine::Machine;
+use crate::logic::keys::Keys;
+use crate::term::SymId;
 
 use super::backend::Stats;
 
@@ -28,43 +31,88 @@ fn clause_text(m: &mut Machine, source: Source) -> String {
     }
 }
 
-/// The `:context` listing.
-pub fn context(m: &mut Machine) -> String {
-    let mut unbounded = Vec::new();
-    let mut linear = Vec::new();
-    for id in (0..m.ctx.entries.len() as u32).rev() {
-        let e = m.ctx.entries[id as usize];
-        if e.linear {
-            let mark = if m.ctx.usable(id) { '*' } else { ' ' };
-            linear.push(format!("  {mark} {}.", clause_text(m, e.source)));
-        } else if e.state != GONE {
-            unbounded.push(format!("    {}.", clause_text(m, e.source)));
+/// The predicates that have entries in the context, in the order of their
+/// newest entry.
+fn predicates(m: &Machine) -> Vec<(SymId, u32)> {
+    let mut preds: Vec<(SymId, u32)> = Vec::new();
+    for e in m.ctx.entries.iter().rev() {
+        let of_entry: Vec<(SymId, u32)> = match e.source {
+            Source::Template { tpl, .. } => m
+                .templates
+                .get(tpl as usize)
+                .map(|t| t.keys.iter().map(|(pred, _)| *pred).collect())
+                .unwrap_or_default(),
+            Source::Heap { alts, n, .. } => m.ctx.heap_alts[alts as usize..(alts + n) as usize]
+                .iter()
+                .map(|a| a.pred)
+                .collect(),
+        };
+        for pred in of_entry {
+            if !preds.contains(&pred) {
+                preds.push(pred);
+            }
         }
     }
-    let mut out = String::new();
-    if unbounded.is_empty() && linear.is_empty() {
-        out.push_str("the context is empty\n");
-        return out;
+    preds
+}
+
+/// The `:context` listing: for each predicate, its entries in the order a
+/// call with nothing to narrow its candidates meets them.  They are read
+/// from the index with the cursor the search uses
+/// ([`crate::engine::context::Context::cursor`] and `next`), so the
+/// listing shows the search's order, linear resources and unbounded
+/// clauses interleaved, and only what the search can meet.
+pub fn context(m: &mut Machine) -> String {
+    let (mut clauses, mut linear, mut available) = (0, 0, 0);
+    let mut body = String::new();
+    let mut counted = std::collections::HashSet::new();
+    for pred in predicates(m) {
+        let mut items = Vec::new();
+        let mut cur = m.ctx.cursor(pred, &Keys::default());
+        while let Some(item) = m.ctx.next(&mut cur) {
+            // One line for a clause, however many of its alternatives
+            // are about this predicate.
+            if items.last() != Some(&item.entry) {
+                items.push(item.entry);
+            }
+        }
+        let mut lines = String::new();
+        for id in items {
+            let e = m.ctx.entries[id as usize];
+            let mark = match (e.linear, m.ctx.usable(id)) {
+                (true, true) => '*',
+                (true, false) => '-',
+                (false, true) => ' ',
+                // An unbounded clause whose scope is over.
+                (false, false) => continue,
+            };
+            if counted.insert(id) {
+                if e.linear {
+                    linear += 1;
+                    available += (mark == '*') as usize;
+                } else {
+                    clauses += 1;
+                }
+            }
+            lines.push_str(&format!("  {mark} {}.\n", clause_text(m, e.source)));
+        }
+        if !lines.is_empty() {
+            let name = crate::pretty::quote_name(m.symbols.name(pred.0));
+            body.push_str(&format!("{name}/{}:\n{lines}", pred.1));
+        }
     }
-    out.push_str(&format!(
-        "unbounded clauses ({}), in the order they are tried (the newest \
-         assumption or file first; within one, in the order written):\n",
-        unbounded.len()
-    ));
-    for l in &unbounded {
-        out.push_str(l);
-        out.push('\n');
+    if body.is_empty() {
+        return "the context is empty\n".to_string();
     }
-    let available = linear.iter().filter(|l| l.starts_with("  *")).count();
-    out.push_str(&format!(
-        "linear resources ({available} of {} still available, marked *), in the same order:\n",
-        linear.len()
-    ));
-    for l in &linear {
-        out.push_str(l);
-        out.push('\n');
-    }
-    out
+    format!(
+        "{clauses} unbounded clause{}, {linear} linear resource{} ({available} still \
+         available, marked *; {} used up, marked -)\nby predicate, each in the order the \
+         search tries them (the newest assumption or file first; within one, in the order \
+         written):\n{body}",
+        if clauses == 1 { "" } else { "s" },
+        if linear == 1 { "" } else { "s" },
+        linear - available,
+    )
 }
 
 /// The `:stats` report.
