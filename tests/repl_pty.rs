@@ -250,7 +250,9 @@ fn answers_start_a_line_after_unfinished_output() {
 
 /// With standard output sent to a file, the line editor still talks to
 /// the terminal, and the file gets the answers only (no prompts, no escape
-/// codes).
+/// codes); what the top level says itself (`:help`, `:context`, the notes
+/// on nested levels) is shown at the terminal, not written to the file
+/// (tester-s12 point 12).
 #[test]
 fn output_to_a_file_leaves_the_editing_at_the_terminal() {
     let dir = TempDir::new("redirect");
@@ -271,6 +273,18 @@ fn output_to_a_file_leaves_the_editing_at_the_terminal() {
     p.expect("`:help` for help").unwrap();
     p.expect("?- ").unwrap();
     p.send_line("write hello, nl, X = 1.").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line(":help").unwrap();
+    p.expect("Commands (aliases in brackets)").unwrap();
+    p.expect("?- ").unwrap();
+    p.send_line("f a -o top.").unwrap();
+    p.expect("[nested top level 1").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line(":context").unwrap();
+    p.expect("  * f a.").unwrap();
+    p.expect("[1] ?- ").unwrap();
+    p.send_line("pop.").unwrap();
+    p.expect("[back at the outermost top level]").unwrap();
     p.expect("?- ").unwrap();
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();

@@ -243,12 +243,19 @@ impl MoreReader {
     }
 }
 
-/// Print a reply for a person at a terminal.
+/// Print a reply for a person at a terminal.  Answers go to standard
+/// output; so does what the top level says itself (command output, the
+/// trace, the notes on nested levels) while standard output is the
+/// terminal, but with standard output sent to a file (`lolli > log`) that
+/// goes to the terminal on standard error, with the diagnostics: the file
+/// gets what the goals print and their answers.
 pub fn show(reply: &Reply) {
     // After what the goal printed (the terminal's writes are not held back,
     // but standard output may be a file).
     let _ = crate::stdio::flush();
+    let to_terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
+
     // An answer starts on a line of its own, also after `write hello`.
     let starts_line = |o: &Output| {
         matches!(
@@ -266,17 +273,22 @@ pub fn show(reply: &Reply) {
             Output::No => writeln!(out, "no"),
             Output::Count(n) => writeln!(out, "{n}"),
             Output::Aborted => writeln!(out, "aborted"),
-            Output::Opened(d) => writeln!(
-                out,
-                "[nested top level {d}: its context holds what the goal assumed; `pop.` or Ctrl-D returns]"
+            Output::Opened(d) => said(
+                &mut out,
+                to_terminal,
+                &format!(
+                    "[nested top level {d}: its context holds what the goal assumed; \
+                     `pop.` or Ctrl-D returns]\n"
+                ),
             ),
-            Output::Closed(0) => writeln!(out, "[back at the outermost top level]"),
-            Output::Closed(d) => writeln!(out, "[back at top level {d}]"),
-            Output::Outermost => writeln!(
-                out,
-                "You are at the outermost top level; `bye.` or Ctrl-D leaves."
+            Output::Closed(0) => said(&mut out, to_terminal, "[back at the outermost top level]\n"),
+            Output::Closed(d) => said(&mut out, to_terminal, &format!("[back at top level {d}]\n")),
+            Output::Outermost => said(
+                &mut out,
+                to_terminal,
+                "You are at the outermost top level; `bye.` or Ctrl-D leaves.\n",
             ),
-            Output::Text(t) => write!(out, "{t}"),
+            Output::Text(t) => said(&mut out, to_terminal, t),
             Output::Error(e) | Output::Warning(e) | Output::Stats(e) => {
                 let _ = out.flush();
                 eprint!("{e}");
@@ -285,6 +297,18 @@ pub fn show(reply: &Reply) {
         };
     }
     let _ = out.flush();
+}
+
+/// Write what the top level says itself: to `out` when standard output is
+/// the terminal, else to the terminal on standard error (see [`show`]).
+fn said(out: &mut impl Write, to_terminal: bool, text: &str) -> std::io::Result<()> {
+    if to_terminal {
+        out.write_all(text.as_bytes())
+    } else {
+        let _ = out.flush();
+        eprint!("{text}");
+        Ok(())
+    }
 }
 
 /// Run the interactive top level until `bye`, `:quit` or Ctrl-D at the
