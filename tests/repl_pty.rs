@@ -139,6 +139,36 @@ fn a_session_at_the_terminal() {
     }
 }
 
+/// The error that a Ctrl-C gives starts its own line, not the line the
+/// terminal echoed `^C` on (tester-s12 point 12: `^Cerror[E003]:
+/// interrupted`).
+#[test]
+fn the_interrupt_message_starts_its_own_line() {
+    // A terminal that echoes Ctrl-C as `^C`, as most do.
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "stty echo echoctl && exec '{}'",
+            env!("CARGO_BIN_EXE_lolli")
+        ))
+        .current_dir(root())
+        .env("LOLLI_HISTORY", "")
+        .env("TERM", "xterm")
+        .env_remove("LOLLI_PATH");
+    let mut p = Session::spawn(cmd).expect("spawn lolli on a pseudo-terminal");
+    p.set_expect_timeout(Some(Duration::from_secs(60)));
+    p.expect("?- ").unwrap();
+    p.send_line("between 1 1000000000000 X, fail.").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send(ControlCode::EndOfText).unwrap();
+    let stopped = p.expect("interrupted").unwrap();
+    let before = String::from_utf8_lossy(stopped.before()).to_string();
+    assert!(before.ends_with("^C\r\nerror[E003]: "), "{before:?}");
+    p.expect("?- ").unwrap();
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
 /// `read` waiting at the terminal is stopped by Ctrl-C (at the top level)
 /// and by `--timeout`, as a running search is; a line typed is read.
 #[test]

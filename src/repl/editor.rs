@@ -243,6 +243,35 @@ impl MoreReader {
     }
 }
 
+/// Set by SIGINT (Ctrl-C while a query runs, with the terminal in its
+/// normal mode, which echoes `^C`): the reply that follows starts on a
+/// line of its own.  Cleared before each input is handed to the backend.
+fn ctrl_c_typed() -> &'static Arc<AtomicBool> {
+    static TYPED: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    TYPED.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
+
+/// Forget a Ctrl-C typed before the input about to run.
+fn forget_ctrl_c() {
+    ctrl_c_typed().store(false, Ordering::Relaxed);
+}
+
+/// Whether the terminal echoes a Ctrl-C as `^C` (its `ECHOCTL` mode).
+fn echoes_ctrl_c() -> bool {
+    #[cfg(unix)]
+    {
+        use nix::sys::termios::{tcgetattr, LocalFlags};
+        tcgetattr(std::io::stdin()).is_ok_and(|t| {
+            t.local_flags
+                .contains(LocalFlags::ECHO | LocalFlags::ECHOCTL)
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// Print a reply for a person at a terminal.  Answers go to standard
 /// output; so does what the top level says itself (command output, the
 /// trace, the notes on nested levels) while standard output is the
@@ -253,6 +282,15 @@ pub fn show(reply: &Reply) {
     // After what the goal printed (the terminal's writes are not held back,
     // but standard output may be a file).
     let _ = crate::stdio::flush();
+    // A Ctrl-C that stopped the query left `^C` on the terminal's line:
+    // what follows (the error `interrupted`) starts a line of its own.
+    if !reply.outputs.is_empty() && ctrl_c_typed().swap(false, Ordering::Relaxed) && echoes_ctrl_c()
+    {
+        eprintln!();
+        if std::io::stdout().is_terminal() {
+            crate::stdio::set_line_start();
+        }
+    }
     let to_terminal = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
 
@@ -337,6 +375,8 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
     };
     let sigint =
         signal_hook::flag::register(signal_hook::consts::SIGINT, backend.interrupt_flag()).ok();
+    let seen =
+        signal_hook::flag::register(signal_hook::consts::SIGINT, ctrl_c_typed().clone()).ok();
     if stop_below == 0 {
         let banner = format!(
             "lolli {} — type a goal ending with `.`; `:help` for help; Ctrl-D or `bye.` leaves.",
@@ -369,6 +409,7 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
                 let mut text = line.as_str();
                 loop {
                     let (piece, rest) = commands::split_first(text);
+                    forget_ctrl_c();
                     let reply = backend.input(piece);
                     let (next, line) = converse(backend, &mut more, reply);
                     if let Some(line) = line {
@@ -401,7 +442,7 @@ pub fn run(backend: &mut Backend, stop_below: usize) -> i32 {
             h.words = backend.completion_words();
         }
     }
-    if let Some(id) = sigint {
+    for id in [sigint, seen].into_iter().flatten() {
         signal_hook::low_level::unregister(id);
     }
     0
@@ -420,7 +461,9 @@ fn converse(
         if reply.next != Next::More {
             return (reply.next, None);
         }
-        reply = match more.ask() {
+        let key = more.ask();
+        forget_ctrl_c();
+        reply = match key {
             MoreKey::Next => backend.more(true),
             MoreKey::Stop => backend.more(false),
             MoreKey::Input(line) => {
