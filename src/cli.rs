@@ -19,9 +19,10 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::diagnostics::{Severity, Warning};
-use crate::engine::{BufferedStdHost, Options};
+use crate::engine::Options;
 pub use crate::proof::view::{ProofFormat, ProofView};
 use crate::repl::backend::SessionFactory;
+use crate::repl::host::TerminalHost;
 use crate::repl::piped::{self, Verdict};
 use crate::repl::{editor, Answers, Backend, Reply};
 use crate::session::Session;
@@ -255,7 +256,7 @@ pub fn run(args: Args) -> i32 {
         ..Options::default()
     };
     let factory: SessionFactory =
-        Box::new(move || Session::with_options(options.clone(), Box::new(BufferedStdHost)));
+        Box::new(move || Session::with_options(options.clone(), Box::new(TerminalHost::default())));
     let terminal = std::io::stdin().is_terminal();
     let policy = answers(&args, terminal && args.goals.is_empty());
     let mut backend = match Backend::new(factory, &args.files, policy) {

@@ -182,10 +182,14 @@ fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
     p.send(ControlCode::EndOfText).unwrap();
     p.expect("interrupted").unwrap();
     p.expect("?- ").unwrap();
+    // While it waits, `read` says so (tester-s12 point 12: the top level
+    // looked hung).  This terminal does not echo what is typed while a
+    // query runs, so the answer starts a line after the prompt.
     p.send_line("write waiting, nl, read X.").unwrap();
-    p.expect("waiting\r\n").unwrap();
+    p.expect("waiting\r\n|: ").unwrap();
     p.send("f (hello).\r").unwrap();
-    p.expect("X = f hello").unwrap();
+    let answered = p.expect("X = f hello").unwrap();
+    assert_eq!(String::from_utf8_lossy(answered.before()), "\r\n");
     p.expect("?- ").unwrap();
     p.send(ControlCode::EndOfTransmission).unwrap();
     p.expect(Eof).unwrap();

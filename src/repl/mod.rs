@@ -8,11 +8,13 @@
 //!   (plain reading, for a file or a pipe, and for `-e`): the front ends.
 //!
 //! [`inspect`] has the read-only views of the machine that `:context`,
-//! `:stats` and completion use.
+//! `:stats` and completion use; [`host`] the command line's I/O for the
+//! built-ins (with the prompt of `read` at a terminal).
 
 pub mod backend;
 pub mod commands;
 pub mod editor;
+pub mod host;
 pub mod inspect;
 pub mod piped;
 
