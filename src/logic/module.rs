@@ -231,8 +231,7 @@ fn head_error(name: &str, arity: u32, linear: bool) -> Option<String> {
     let what = if linear { "a resource" } else { "a clause" };
     if name == "$apply" {
         return Some(format!(
-            "the head of {what} must start with a predicate name, \
-             not a variable or a `LOCAL` name"
+            "the head of {what} must start with a predicate name, not a variable"
         ));
     }
     if is_connective(name, arity) {
