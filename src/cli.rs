@@ -41,8 +41,14 @@ use crate::stdio::{self, Stdout};
 pub struct Args {
     /// Program files to load (their LINEAR clauses become linear resources).
     pub files: Vec<PathBuf>,
-    /// A goal to solve (repeatable; the final `.` is optional).
-    #[arg(short = 'e', long = "eval", value_name = "GOAL")]
+    /// A goal to solve (repeatable; the final `.` is optional).  It may
+    /// start with `-` (`-e '-1 < 0'`).
+    #[arg(
+        short = 'e',
+        long = "eval",
+        value_name = "GOAL",
+        allow_hyphen_values = true
+    )]
     pub goals: Vec<String>,
     /// Print every answer.
     #[arg(long)]

@@ -329,6 +329,21 @@ fn bad_options_exit_2() {
         "{}",
         r.stderr
     );
+    // A goal may start with `-` (tester-s13: `-e '-1 < 0'` was taken for
+    // an option, with clap's tip to write `-- -1`, which reads a file).
+    for (goal, out, code) in [
+        ("-1 < 0", "yes\n", 0),
+        ("-1 > 0", "no\n", 1),
+        ("-2 = X", "X = -2\n", 0),
+    ] {
+        let r = lolli(&["-e", goal]);
+        assert_eq!(
+            (r.stdout.as_str(), r.code),
+            (out, code),
+            "{goal}: {}",
+            r.stderr
+        );
+    }
 }
 
 #[test]
