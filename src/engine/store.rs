@@ -265,7 +265,7 @@ impl Store {
                         break;
                     }
                     if let Cell::Functor(f, n) = fx {
-                        if n == 2 && is_binder(f) {
+                        if n == 2 && f.is_binder() {
                             if let Some(bodies) = self.binder_bodies(x, y) {
                                 pairs.push(bodies);
                                 continue;
@@ -314,13 +314,16 @@ impl Store {
     /// \\ Z)` fails).
     pub fn alpha_bodies(&mut self, f: Cell, i: u32, g: Cell, j: u32) -> (Cell, Cell) {
         let name = self.heap.new_eigen(crate::term::sym::FORALL);
-        let body = |heap: &mut Heap, c: Cell, id: u32| {
-            crate::engine::copy::copy_term(heap, c, &mut |c| match c {
-                Cell::Bound(b) if b == id => Some(name),
-                _ => None,
-            })
-        };
-        (body(&mut self.heap, f, i), body(&mut self.heap, g, j))
+        (self.substitute(f, i, name), self.substitute(g, j, name))
+    }
+
+    /// Copy heap term `c`, replacing `Bound(id)` by `value` (binder
+    /// instantiation); the variables of `c` are shared, not copied.
+    pub fn substitute(&mut self, c: Cell, id: u32, value: Cell) -> Cell {
+        crate::engine::copy::copy_term(&mut self.heap, c, &mut |cell| match cell {
+            Cell::Bound(b) if b == id => Some(value),
+            _ => None,
+        })
     }
 
     /// Unify two compound terms with different functors, at least one of
@@ -505,13 +508,6 @@ impl Store {
             }
         }
     }
-}
-
-/// Whether `f` names a binder term, `forall x \\ F` or `exists x \\ F`
-/// (the functor `f/2` whose first argument is the bound name).
-#[inline]
-fn is_binder(f: crate::term::SymId) -> bool {
-    f == crate::term::sym::FORALL || f == crate::term::sym::EXISTS
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ pub fn binders_in_heads(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> bool {
     alts.iter().any(|a| match a.head {
         Cell::Struct(h) => cells[h.ix()..ends[h.ix()] as usize]
             .windows(2)
-            .any(|w| matches!(w, [Cell::Functor(f, 2), Cell::Bound(_)] if *f == sym::FORALL || *f == sym::EXISTS)),
+            .any(|w| matches!(w, [Cell::Functor(f, 2), Cell::Bound(_)] if f.is_binder())),
         _ => false,
     })
 }

@@ -17,6 +17,15 @@ use std::collections::HashMap;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SymId(pub u32);
 
+impl SymId {
+    /// Whether this names a binder term, `forall x \\ F` or `exists x \\ F`
+    /// (the functor `f/2` whose first argument is the bound name).
+    #[inline]
+    pub fn is_binder(self) -> bool {
+        self == sym::FORALL || self == sym::EXISTS
+    }
+}
+
 /// An interned string literal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StrId(pub u32);

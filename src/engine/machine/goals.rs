@@ -397,7 +397,7 @@ impl Machine {
         } else {
             self.store.heap.new_var()
         };
-        let inst = self.substitute(body, id, witness);
+        let inst = self.store.substitute(body, id, witness);
         let rule = if f == sym::FORALL {
             Rule::Forall
         } else {
@@ -464,14 +464,6 @@ impl Machine {
     pub(super) fn bang(&mut self, goal: Cell, parent: u32, origin: u32) -> Step {
         let bang = self.store.heap.new_struct(sym::BANG, &[goal]);
         self.bang_node(bang, goal, parent, origin)
-    }
-
-    /// Copy heap term `c`, replacing `Bound(id)` by `value` (binder instantiation).
-    pub(crate) fn substitute(&mut self, c: Cell, id: u32, value: Cell) -> Cell {
-        crate::engine::copy::copy_term(&mut self.store.heap, c, &mut |cell| match cell {
-            Cell::Bound(b) if b == id => Some(value),
-            _ => None,
-        })
     }
 }
 
