@@ -52,6 +52,21 @@ fn spawn(args: &[&str], history: &Path) -> expectrl::session::OsSession {
     s
 }
 
+/// A session started by [`spawn`] with `args`, its history in a new
+/// temporary directory named after `name`, at its first prompt.
+fn start(name: &str, args: &[&str]) -> (TempDir, expectrl::session::OsSession) {
+    let dir = TempDir::new(name);
+    let mut p = spawn(args, &dir.0.join("history"));
+    p.expect("?- ").unwrap();
+    (dir, p)
+}
+
+/// Leave a session at the outermost prompt with Ctrl-D.
+fn leave(p: &mut expectrl::session::OsSession) {
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+}
+
 #[test]
 fn a_session_at_the_terminal() {
     let dir = TempDir::new("session");
@@ -165,8 +180,7 @@ fn the_interrupt_message_starts_its_own_line() {
     let before = String::from_utf8_lossy(stopped.before()).to_string();
     assert!(before.ends_with("^C\r\nerror[E003]: "), "{before:?}");
     p.expect("?- ").unwrap();
-    p.send(ControlCode::EndOfTransmission).unwrap();
-    p.expect(Eof).unwrap();
+    leave(&mut p);
 }
 
 /// `read` waiting at the terminal is stopped by Ctrl-C (at the top level)
@@ -208,10 +222,7 @@ fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
 /// `S = -1`, and the goal went on).
 #[test]
 fn ctrl_c_during_system_stops_the_query() {
-    let dir = TempDir::new("system");
-    let history = dir.0.join("history");
-    let mut p = spawn(&["--allow-system"], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("system", &["--allow-system"]);
     // A simple command: the shell runs it in its own place, so the
     // command gets the Ctrl-C itself.
     p.send_line("system \"sleep 30\" S, write after, nl.")
@@ -225,8 +236,7 @@ fn ctrl_c_during_system_stops_the_query() {
     p.send_line("X = 1.").unwrap();
     p.expect("X = 1").unwrap();
     p.expect("?- ").unwrap();
-    p.send(ControlCode::EndOfTransmission).unwrap();
-    p.expect(Eof).unwrap();
+    leave(&mut p);
 }
 
 /// A goal typed at `more?` (instead of `;` or Enter) stops the answers and
@@ -235,10 +245,7 @@ fn ctrl_c_during_system_stops_the_query() {
 /// for the next answer.
 #[test]
 fn a_goal_typed_at_more_runs() {
-    let dir = TempDir::new("more");
-    let history = dir.0.join("history");
-    let mut p = spawn(&[], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("more", &[]);
     p.send_line("member X (a :: b :: c :: nil).").unwrap();
     p.expect("X = a").unwrap();
     p.expect("more?").unwrap();
@@ -257,18 +264,14 @@ fn a_goal_typed_at_more_runs() {
     // Enter stops (whether or not `more?` is asked once more).
     p.send_line("").unwrap();
     p.expect("?- ").unwrap();
-    p.send(ControlCode::EndOfTransmission).unwrap();
-    p.expect(Eof).unwrap();
+    leave(&mut p);
 }
 
 /// At the terminal an answer starts its own line after output that did not
 /// end one (tester-s12: `write hello.` showed `helloyes`).
 #[test]
 fn answers_start_a_line_after_unfinished_output() {
-    let dir = TempDir::new("line-start");
-    let history = dir.0.join("history");
-    let mut p = spawn(&[], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("line-start", &[]);
     p.send_line("write hello.").unwrap();
     p.expect("hello\r\nyes\r\n").unwrap();
     p.expect("?- ").unwrap();
@@ -278,8 +281,7 @@ fn answers_start_a_line_after_unfinished_output() {
     p.send_line("write hello, nl.").unwrap();
     p.expect("hello\r\nyes\r\n").unwrap();
     p.expect("?- ").unwrap();
-    p.send(ControlCode::EndOfTransmission).unwrap();
-    p.expect(Eof).unwrap();
+    leave(&mut p);
 }
 
 /// With standard output sent to a file, the line editor still talks to
@@ -333,10 +335,7 @@ fn output_to_a_file_leaves_the_editing_at_the_terminal() {
 fn with_all_answers_show_as_they_are_found() {
     // A goal with a billion answers, each after a count to 100,000, under
     // `--all`: its answers appear while it runs, and Ctrl-C stops it.
-    let dir = TempDir::new("all");
-    let history = dir.0.join("history");
-    let mut p = spawn(&["--all"], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("all", &["--all"]);
     p.send_line("between 1 1000000000 X, count (between 1 100000 Y) N.")
         .unwrap();
     p.expect("X = 3, N = 100000\r\n").unwrap();
@@ -346,16 +345,12 @@ fn with_all_answers_show_as_they_are_found() {
     p.send_line("X = 1.").unwrap();
     p.expect("X = 1").unwrap();
     p.expect("?- ").unwrap();
-    p.send(ControlCode::EndOfTransmission).unwrap();
-    p.expect(Eof).unwrap();
+    leave(&mut p);
 }
 
 #[test]
 fn ctrl_d_pops_a_nested_level_and_bye_leaves() {
-    let dir = TempDir::new("pop");
-    let history = dir.0.join("history");
-    let mut p = spawn(&["-I", "programs"], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("pop", &["-I", "programs"]);
     p.send_line("load solitaire2.").unwrap();
     p.expect("[1] ?- ").unwrap();
     p.send_line("top.").unwrap();
@@ -379,10 +374,7 @@ fn ctrl_d_pops_a_nested_level_and_bye_leaves() {
 /// mark pastes), and a bracketed paste of several lines.
 #[test]
 fn goals_typed_or_pasted_together_all_run() {
-    let dir = TempDir::new("paste");
-    let history = dir.0.join("history");
-    let mut p = spawn(&[], &history);
-    p.expect("?- ").unwrap();
+    let (_dir, mut p) = start("paste", &[]);
     p.send("A is 1 + 1. B is 2 + 2.\r").unwrap();
     p.expect("A = 2").unwrap();
     p.expect("B = 4").unwrap();
