@@ -326,6 +326,74 @@ fn forall_introduces_a_constant_no_outer_variable_may_capture() {
 }
 
 #[test]
+fn a_forall_constant_may_name_a_predicate() {
+    // The idiom of Hodas and Miller's `reverse`: a predicate local to a
+    // goal, its clauses assumed under the `forall`.
+    check_counts(&[
+        ("forall p \\ (p a -o p a)", 1),
+        ("forall p \\ (p -o p)", 1),
+        ("forall p \\ (p a => p a)", 1),
+        ("forall p \\ (p a => p b)", 0),
+        ("forall p \\ (p a -o (p a , p a))", 0),
+        // Each side of the goal's `&` picks either side of the resource's.
+        ("forall p \\ ((p a & p a) -o (p a & p a))", 4),
+        ("forall p \\ ((p a , p b) -o (p X , p Y))", 2),
+        // The constant is new: clauses about an outer `p` say nothing
+        // about it, and a goal may reach it only through a variable made
+        // after it.
+        ("p a => forall p \\ p a", 0),
+        ("forall p \\ (p => X = p)", 0),
+        ("forall p \\ exists G \\ (G = p , (p => G))", 1),
+        ("forall p \\ exists G \\ (G = p , (q => G))", 0),
+        ("forall p \\ exists G \\ (G = p , G)", 0),
+        ("forall p \\ exists D \\ (D = p , (D => p))", 1),
+        ("forall p \\ exists D \\ (D = p a , (D -o p X))", 1),
+        // Nested and repeated quantifiers each make their own constant.
+        ("forall p \\ forall q \\ (p => (q => (p , q)))", 1),
+        ("forall p \\ forall q \\ (p => q)", 0),
+        ("(forall p \\ (p -o p)) , forall p \\ (p -o p)", 1),
+        // Under `findall` and `not`, whose goals are searched apart.
+        ("findall x (forall p \\ (p -o p)) (x :: nil)", 1),
+        ("not (forall p \\ p)", 1),
+    ]);
+    let reverse = "reverse L K :- forall rv \\ ((forall X \\ forall M \\ forall N \\\n\
+                   \x20   (rv (X :: M) N :- rv M (X :: N))) => (rv nil K -o rv L nil)).\n";
+    assert_eq!(
+        answers(reverse, "reverse (a :: b :: c :: nil) K"),
+        strs(&["K = c :: b :: a :: nil"])
+    );
+    assert_eq!(
+        answers(reverse, "once (reverse L (a :: b :: nil))"),
+        strs(&["L = b :: a :: nil"])
+    );
+}
+
+#[test]
+fn the_symbol_of_a_forall_constant_is_made_again_only_while_it_lives() {
+    // Symbols are never freed, so one whose constant is gone is taken
+    // again: when the proof of the body ends with nothing to come back
+    // to, and when the search backtracks past it.
+    let (mut s, _) = session();
+    s.load_str(
+        "loop",
+        "loop 0.\nloop N :- N > 0, (forall p \\ (p N -o p N)), M is N - 1, loop M.\n\
+         again :- member X (1 :: 2 :: 3 :: nil), (forall p \\ (p X -o p X)), X = 3.\n",
+    )
+    .unwrap();
+    assert_eq!(all_answers(&mut s, "loop 1"), yes(1));
+    let before = s.machine.symbols.len();
+    assert_eq!(all_answers(&mut s, "loop 10000"), yes(1));
+    assert_eq!(all_answers(&mut s, "again"), yes(1));
+    assert_eq!(s.machine.symbols.len(), before);
+    // Two that live at once are two symbols, both taken again later.
+    let two = "forall p \\ forall q \\ (p => (q -o (p , q)))";
+    assert_eq!(all_answers(&mut s, two), yes(1));
+    let after = s.machine.symbols.len();
+    assert_eq!(all_answers(&mut s, two), yes(1));
+    assert_eq!(s.machine.symbols.len(), after);
+}
+
+#[test]
 fn exists_introduces_a_logic_variable() {
     check_counts(&[
         ("exists X \\ X = a", 1),

@@ -256,6 +256,37 @@ fn json_with_bindings_files_erase_and_witness() {
 }
 
 #[test]
+fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
+    // The constant is a symbol (the context finds clauses by symbol); the
+    // checker takes it as fresh as it takes an eigenvariable.
+    for goal in [
+        "forall p \\ (p a -o p a)",
+        "forall p \\ (p -o p)",
+        "forall p \\ ((p a , p b) => (p b , p a))",
+    ] {
+        let ps = check_all(goal, 1);
+        assert_eq!(ps[0].root.rule, RuleName::Forall, "{goal}");
+    }
+    let mut s = session();
+    s.load_str(
+        "rev.lolli",
+        "reverse L K :- forall rv \\ ((forall X \\ forall M \\ forall N \\\n\
+         \x20   (rv (X :: M) N :- rv M (X :: N))) => (rv nil K -o rv L nil)).\n",
+    )
+    .unwrap();
+    let ps = proofs(&mut s, "reverse (a :: b :: nil) K", 9);
+    assert_eq!(ps.len(), 1);
+    assert_eq!(ps[0].0, [("K".to_string(), "b :: a :: nil".to_string())]);
+    ps[0].1.check().unwrap();
+    let forall = &ps[0].1.root.children[0];
+    assert_eq!(
+        print_tree::line(forall),
+        "forall forall rv \\ (forall X \\ forall M \\ forall N \\ rv (X :: M) N :- rv M (X :: N)) \
+         => rv nil (b :: a :: nil) -o rv (a :: b :: nil) nil   fresh: rv_1"
+    );
+}
+
+#[test]
 fn latex_and_dot_of_a_small_proof() {
     let ps = proofs(&mut session(), "a -o b -o (a , b)", 9);
     let p = &ps[0].1;
@@ -698,6 +729,19 @@ fn a_dropped_resource_is_rejected() {
     let e = p.check().unwrap_err();
     assert!(matches!(e.problem, Problem::Unused { ref resource } if resource == "b z z empty"));
     assert_eq!(e.rule, RuleName::Lolli);
+}
+
+#[test]
+fn a_forall_constant_that_is_not_fresh_is_rejected() {
+    // `q` names a predicate of the goal, so it cannot be the constant.
+    let mut p = proofs_of("forall p \\ (q a => (p -o p))").remove(0);
+    p.check().unwrap();
+    let w = p.root.witness.as_mut().unwrap();
+    w.term = Term::Atom("q".into());
+    w.text = "q".into();
+    let e = p.check().unwrap_err();
+    assert_eq!(e.path, Vec::<usize>::new());
+    assert!(matches!(e.problem, Problem::NotFresh { ref constant } if constant == "q"));
 }
 
 #[test]

@@ -188,7 +188,8 @@ impl Machine {
 
     /// Copy heap term `root` out of the heap, as the next term of `into`.
     /// Eigenvariables made at or after index `eigens` (inside the
-    /// sub-search) will not exist afterwards: they become variables.
+    /// sub-search) will not exist afterwards: they become variables (so do
+    /// the symbols that stand for such constants).
     pub(crate) fn copy_out(&self, root: Cell, eigens: u32, into: &mut Owned) {
         let heap = &self.store.heap;
         let start = into.cells.len();
@@ -212,6 +213,13 @@ impl Machine {
                     cells.push(v);
                     v
                 }),
+                Cell::Atom(s) if heap.is_eigen_sym_from(s, eigens as usize) => {
+                    *vars.entry(c).or_insert_with(|| {
+                        let v = Cell::Ref(Addr(at(cells)));
+                        cells.push(v);
+                        v
+                    })
+                }
                 Cell::Struct(a) => match heap.get(a) {
                     Cell::Functor(f, n) => {
                         let base = cells.len();

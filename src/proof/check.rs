@@ -589,7 +589,9 @@ impl<'p> Checker<'p> {
             return Err(self.fail(n, Problem::NoWitness));
         };
         if forall {
-            let fresh = matches!(w.term, Term::Const { .. })
+            // An eigenvariable, or the symbol made for one that names a
+            // predicate.
+            let fresh = matches!(w.term, Term::Const { .. } | Term::Atom(_))
                 && !g.contains(&w.term)
                 && !self.scope.values().any(|r| r.clause.contains(&w.term));
             if !fresh {

@@ -78,9 +78,23 @@ impl Term {
     }
 
     /// The term with binder `id` replaced by `value` everywhere.
+    ///
+    /// A variable application whose head becomes a name is the term it
+    /// denotes: `$apply(x, a)` with `x` replaced by `p` is `p a` (as the
+    /// engine instantiates a `forall` that names a predicate).
     pub fn substitute(&self, id: u32, value: &Term) -> Term {
         match self {
             Term::Bound { id: b, .. } if *b == id => value.clone(),
+            Term::App(n, args) if n == "$apply" && args.len() > 1 => match (&args[0], value) {
+                (Term::Bound { id: b, .. }, Term::Atom(name)) if *b == id => Term::App(
+                    name.clone(),
+                    args[1..].iter().map(|a| a.substitute(id, value)).collect(),
+                ),
+                _ => Term::App(
+                    n.clone(),
+                    args.iter().map(|a| a.substitute(id, value)).collect(),
+                ),
+            },
             Term::App(n, args) => Term::App(
                 n.clone(),
                 args.iter().map(|a| a.substitute(id, value)).collect(),
@@ -89,13 +103,16 @@ impl Term {
         }
     }
 
-    /// Whether `needle` occurs in the term.
+    /// Whether `needle` occurs in the term (an atom also as the name of a
+    /// compound term).
     pub fn contains(&self, needle: &Term) -> bool {
         if self == needle {
             return true;
         }
         match self {
-            Term::App(_, args) => args.iter().any(|a| a.contains(needle)),
+            Term::App(n, args) => {
+                matches!(needle, Term::Atom(a) if a == n) || args.iter().any(|a| a.contains(needle))
+            }
             _ => false,
         }
     }

@@ -21,6 +21,10 @@
 //! - An `Eigen(e)` cell is a fresh constant made by `forall` during search; a
 //!   variable older than the constant may not be bound to a term containing it
 //!   (the eigenvariable condition).  Its birth address is kept in [`Heap::eigens`].
+//!   A `forall` whose body uses its name as a predicate makes an atom
+//!   instead, a symbol with the same birth (the context indexes clauses by
+//!   symbol); its entry in `eigens` says which, and while the entry lives
+//!   no other constant is that symbol.
 //! - [`Heap::digests`]`[a]`, when set (nonzero `pow`), is the [`Digest`] of
 //!   the ground compound whose functor cell is at `a`.  Only the compounds
 //!   of ground facts shared at load time get one; a ground compound's cells
@@ -70,6 +74,10 @@ pub struct EigenInfo {
     pub name: SymId,
     /// The heap length when it was made: variables below it may not capture it.
     pub birth: Addr,
+    /// The symbol that stands for the constant instead of an `Eigen` cell,
+    /// when the `forall` body uses the name as a predicate (see
+    /// [`Heap::new_named_eigen`]).
+    pub sym: Option<SymId>,
 }
 
 /// The heap of term cells.
@@ -79,12 +87,18 @@ pub struct Heap {
     pub cells: Vec<Cell>,
     /// The eigenvariables made so far (truncated with the heap on backtracking).
     pub eigens: Vec<EigenInfo>,
-    /// For symbols made fresh by a module's `LOCAL` declaration: the heap
+    /// For symbols made fresh by a module's `LOCAL` declaration, or by a
+    /// `forall` that names a predicate while its constant lives: the heap
     /// length when they were made (variables below it may not capture them);
     /// 0 for every other symbol.  Indexed by symbol id.
     pub sym_birth: Vec<u32>,
-    /// The largest entry of `sym_birth` ever set.
+    /// The largest entry of `sym_birth` ever set for a `LOCAL` symbol (a
+    /// `forall` symbol's birth is its eigenvariable's).
     pub max_sym_birth: u32,
+    /// The symbols of `forall` constants that no longer live, by the name
+    /// written in their binder: the next such `forall` takes one again
+    /// rather than making a symbol (symbols are never freed).
+    pub free_syms: std::collections::HashMap<SymId, Vec<SymId>, FastHash>,
     /// Variables whose age was lowered, with the age (see
     /// [`Heap::age`]); every change trailed.
     pub lowered: std::collections::HashMap<Addr, u32, FastHash>,
@@ -160,8 +174,60 @@ impl Heap {
         self.eigens.push(EigenInfo {
             name,
             birth: self.top(),
+            sym: None,
         });
         Cell::Eigen(id)
+    }
+
+    /// A fresh constant named `name` that is the symbol `sym` (taken from
+    /// [`Heap::reuse_sym`] or made fresh): the atom `sym`, scoped like an
+    /// eigenvariable, so that it can name a predicate.  It lives as long as
+    /// the eigenvariable entry made for it; when that entry goes, the
+    /// symbol goes back to `free_syms`.
+    pub fn new_named_eigen(&mut self, name: SymId, sym: SymId) -> Cell {
+        let birth = self.top();
+        self.eigens.push(EigenInfo {
+            name,
+            birth,
+            sym: Some(sym),
+        });
+        let i = sym.0 as usize;
+        if self.sym_birth.len() <= i {
+            self.sym_birth.resize(i + 1, 0);
+        }
+        self.sym_birth[i] = birth.0;
+        Cell::Atom(sym)
+    }
+
+    /// A symbol of a `forall` constant named `name` that no longer lives.
+    pub fn reuse_sym(&mut self, name: SymId) -> Option<SymId> {
+        self.free_syms.get_mut(&name)?.pop()
+    }
+
+    /// Forget the eigenvariables from index `n` on (their scope ended, or
+    /// the search backtracked past them); their symbols become free.
+    #[inline]
+    pub fn drop_eigens(&mut self, n: usize) {
+        if self.eigens.len() > n {
+            self.free_eigen_syms(n);
+        }
+    }
+
+    #[inline(never)]
+    fn free_eigen_syms(&mut self, n: usize) {
+        for e in self.eigens.drain(n..) {
+            if let Some(s) = e.sym {
+                self.sym_birth[s.0 as usize] = 0;
+                self.free_syms.entry(e.name).or_default().push(s);
+            }
+        }
+    }
+
+    /// Whether `s` is the symbol of an eigenvariable from index `n` on.
+    pub fn is_eigen_sym_from(&self, s: SymId, n: usize) -> bool {
+        self.eigens
+            .get(n..)
+            .is_some_and(|es| es.iter().any(|e| e.sym == Some(s)))
     }
 
     /// Follow bound variables to the cell they stand for.
@@ -334,7 +400,7 @@ impl Heap {
         self.closed.forget();
         self.settled.cut(len as u32);
         self.cells.truncate(len);
-        self.eigens.truncate(eigens);
+        self.drop_eigens(eigens);
         if self.digests.len() > len {
             self.digests.truncate(len);
         }

@@ -151,6 +151,15 @@ impl Symbols {
     /// loading of the module.  It prints as `name_N`, with the first `N`
     /// that no other symbol prints as (see the module's invariants).
     pub fn fresh(&mut self, name: &str) -> SymId {
+        let id = self.fresh_constant(name);
+        self.fresh_made.push((name.into(), id));
+        id
+    }
+
+    /// A new symbol that no text interns to, printed as [`Self::fresh`]
+    /// prints, for a `forall` constant that names a predicate; not one of
+    /// [`Self::fresh_of`].
+    pub fn fresh_constant(&mut self, name: &str) -> SymId {
         let id = SymId(self.names.len() as u32);
         let text = loop {
             self.fresh_count += 1;
@@ -161,7 +170,6 @@ impl Symbols {
         };
         self.names.push(text.as_str().into());
         self.fresh_ids.insert(text.into(), id);
-        self.fresh_made.push((name.into(), id));
         id
     }
 
@@ -173,6 +181,16 @@ impl Symbols {
             .filter(|(made_from, _)| &**made_from == name)
             .map(|&(_, id)| id)
             .collect()
+    }
+
+    /// The number of symbols, interned and fresh.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there is no symbol (never, once made by [`Self::new`]).
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
     }
 
     /// The id of `text` if it was interned.

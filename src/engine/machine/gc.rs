@@ -652,6 +652,12 @@ impl Machine {
             }
             v.time(&mut heap.max_sym_birth);
         }
+        // A `forall` symbol is born with its eigenvariable.
+        for e in &heap.eigens {
+            if let Some(s) = e.sym {
+                heap.sym_birth[s.0 as usize] = e.birth.0;
+            }
+        }
     }
 }
 

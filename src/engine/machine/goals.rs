@@ -117,9 +117,9 @@ impl Machine {
             Cell::Atom(s) => (s, 0, Addr(0)),
             Cell::Struct(a) => match self.store.heap.get(a) {
                 Cell::Functor(f, n) => (f, n, Addr(a.0 + 1)),
-                _ => return Err(self.not_a_goal(g, origin)),
+                _ => return self.not_a_goal(g, origin),
             },
-            _ => return Err(self.not_a_goal(g, origin)),
+            _ => return self.not_a_goal(g, origin),
         };
         let arg = |m: &Machine, i: u32| m.store.heap.get(Addr(args.0 + i));
         match (f, n) {
@@ -282,13 +282,17 @@ impl Machine {
         self.trace(crate::engine::trace::TraceKind::Fail, g, why);
     }
 
-    /// The error for a goal that is not a formula (kept out of
+    /// A goal that is not a name or a compound term (kept out of
     /// [`Self::solve`], as are the rare connectives below, so that its
-    /// common path stays small).
+    /// common path stays small): an error, but for a `forall` constant
+    /// reached through a variable, which fails.  (One that its body names
+    /// as a predicate is a symbol: see [`Self::names_predicate`]; no clause
+    /// can be assumed for any other, so none proves it.)
     #[cold]
     #[inline(never)]
-    fn not_a_goal(&self, g: Cell, origin: u32) -> RuntimeError {
-        match g {
+    fn not_a_goal(&self, g: Cell, origin: u32) -> Step {
+        Err(match g {
+            Cell::Eigen(_) => return Ok(false),
             Cell::Struct(_) => self.goal_error("corrupt term", g, origin),
             Cell::Ref(_) => self
                 .goal_error("an unbound variable was called as a goal", g, origin)
@@ -298,7 +302,7 @@ impl Machine {
                 g,
                 origin,
             ),
-        }
+        })
     }
 
     /// `M --o G`: load module `m` (a name, or a name applied to the
@@ -393,7 +397,19 @@ impl Machine {
                 .get(id as usize)
                 .copied()
                 .unwrap_or(sym::NIL);
-            self.store.heap.new_eigen(name)
+            if self.names_predicate(body, id) {
+                // The context finds clauses by symbol: the constant is one.
+                let s = match self.store.heap.reuse_sym(name) {
+                    Some(s) => s,
+                    None => {
+                        let text = self.symbols.name(name).to_string();
+                        self.symbols.fresh_constant(&text)
+                    }
+                };
+                self.store.heap.new_named_eigen(name, s)
+            } else {
+                self.store.heap.new_eigen(name)
+            }
         } else {
             self.store.heap.new_var()
         };
@@ -410,6 +426,62 @@ impl Machine {
         }
         self.push_solve(inst, node, origin);
         Ok(true)
+    }
+
+    /// Whether the body `body` of a `forall` with binder `id` may use the
+    /// bound name as a predicate: as a goal, an assumed clause, or the
+    /// head of either (`forall p \ (p a -o p a)`, the `reverse` of Hodas
+    /// and Miller).  Found by walking the body's formula positions: the
+    /// arguments of connectives, the heads of variable applications and
+    /// the goal arguments of built-ins.  An unbound variable in such a
+    /// position may come to be the name (`exists G \ (G = p , (q => G))`),
+    /// so it too answers yes, as does a name bound by `exists` there.  The answer is kept for the binder unless the
+    /// walk met such a variable (a later instance may have it bound).
+    fn names_predicate(&mut self, body: Cell, id: u32) -> bool {
+        if let Some(Some(known)) = self.predicate_binders.get(id as usize) {
+            return *known;
+        }
+        let heap = &self.store.heap;
+        let (mut found, mut open) = (false, false);
+        let mut stack = vec![body];
+        let mut exists = Vec::new();
+        while let Some(c) = stack.pop() {
+            match heap.deref(c) {
+                Cell::Bound(b) if b == id => found = true,
+                Cell::Bound(b) => open = exists.contains(&b),
+                Cell::Ref(_) => open = true,
+                Cell::Struct(a) => {
+                    let Cell::Functor(f, n) = heap.get(a) else {
+                        continue;
+                    };
+                    let name = self.symbols.name(f);
+                    if f == sym::APPLY {
+                        stack.push(heap.arg(a, 0));
+                    } else if f == sym::FORALL || f == sym::EXISTS {
+                        if let (sym::EXISTS, Cell::Bound(b)) = (f, heap.arg(a, 0)) {
+                            exists.push(b);
+                        }
+                        stack.push(heap.arg(a, 1));
+                    } else if crate::builtins::is_connective(name, n) {
+                        stack.extend((0..n).map(|i| heap.arg(a, i)));
+                    } else if let Some(b) = Builtin::lookup(name, n) {
+                        stack.extend(b.goal_args().iter().map(|&i| heap.arg(a, i as u32)));
+                    }
+                }
+                _ => {}
+            }
+            if found || open {
+                break;
+            }
+        }
+        if !open {
+            let i = id as usize;
+            if self.predicate_binders.len() <= i {
+                self.predicate_binders.resize(i + 1, None);
+            }
+            self.predicate_binders[i] = Some(found);
+        }
+        found || open
     }
 
     /// A variable application `$apply(F, a1, .., an)` (arguments from
@@ -431,6 +503,8 @@ impl Machine {
             Cell::Ref(_) => {
                 return Err(self.goal_error("an unbound variable was called as a goal", g, origin))
             }
+            // A `forall` constant (see `not_a_goal`).
+            Cell::Eigen(_) => return Ok(false),
             other => {
                 return Err(self.goal_error(
                     format!("`{}` cannot be applied to arguments", self.show(other)),

@@ -552,6 +552,9 @@ pub struct Machine {
     pub sources: Sources,
     /// Name of each binder, by binder id.
     pub binder_names: Vec<SymId>,
+    /// By binder id, once known: whether a `forall` with that binder uses
+    /// its name as a predicate ([`Machine::names_predicate`]).
+    predicate_binders: Vec<Option<bool>>,
     /// All clause templates, by id.  Those from `templates_kept` on were
     /// made for one assumption each (a quantified clause, a module's
     /// `LOCAL` names): only their entries name them, and they go when
@@ -699,6 +702,7 @@ impl Machine {
             symbols,
             sources: Sources::new(),
             binder_names: Vec::new(),
+            predicate_binders: Vec::new(),
             templates: Vec::new(),
             templates_kept: 0,
             own_templates: Vec::new(),
@@ -1134,7 +1138,7 @@ impl Machine {
                 }
                 Action::ForallEnd { eigens, choices } => {
                     if self.choices.len() as u32 <= choices {
-                        self.store.heap.eigens.truncate(eigens as usize);
+                        self.store.heap.drop_eigens(eigens as usize);
                     }
                     Ok(true)
                 }

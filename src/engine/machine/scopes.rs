@@ -5,6 +5,12 @@
 #[allow(unused_imports)]
 use super::*;
 
+/// The note on a `forall` constant assumed as a predicate when its body
+/// does not name it so.
+const FORALL_PREDICATE: &str = "a `forall` constant names a predicate when its body uses the name \
+     as one (as a goal, an assumed clause or the head of either), as in \
+     `forall p \\ (p a => p a)`; not when only a clause of another predicate passes it on";
+
 impl Machine {
     /// Prove `body` in the scope of entries `first..end`, assumed since
     /// `start` (taken with [`Machine::scope_start`]).
@@ -321,6 +327,17 @@ impl Machine {
             ClauseError::Unbound => self
                 .goal_error("an unbound variable was assumed as a clause", goal, origin)
                 .note("bind the variable to a clause before assuming it"),
+            ClauseError::NotAClause(c @ Cell::Eigen(_)) => self
+                .goal_error(
+                    format!(
+                        "cannot assume a clause for `{}`, the constant of a `forall` that \
+                         does not use its name as a predicate",
+                        self.show(c)
+                    ),
+                    goal,
+                    origin,
+                )
+                .note(FORALL_PREDICATE),
             ClauseError::NotAClause(c) => self.goal_error(
                 format!("`{}` is not a clause and cannot be assumed", self.show(c)),
                 goal,
@@ -459,7 +476,17 @@ impl Machine {
         };
         let p = self.printer();
         let (head, f_text) = (p.term(h), p.term(f));
-        if p.is_unbound(f) {
+        if let Cell::Eigen(_) = f {
+            self.goal_error(
+                format!(
+                    "cannot assume a clause whose head `{head}` applies `{f_text}`, the \
+                     constant of a `forall` that does not use its name as a predicate"
+                ),
+                goal,
+                origin,
+            )
+            .note(FORALL_PREDICATE)
+        } else if p.is_unbound(f) {
             self.goal_error(
                 format!(
                     "cannot assume a clause whose head `{head}` is the variable `{f_text}` \
