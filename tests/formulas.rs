@@ -721,6 +721,11 @@ fn binder_terms_unify_up_to_the_names_they_bind() {
         ("f (forall x \\ p Z)", yes(0)),
         ("(forall x \\ p x W) = (forall y \\ p y (f y))", yes(0)),
         ("h (forall y \\ r y y) V", yes(0)),
+        // Nor by taking the binder term apart with a variable application.
+        ("f X, X = Q V B", yes(0)),
+        ("X = Q V B, f X", yes(0)),
+        ("f X, X = Q B", yes(0)),
+        ("f X, X = F a b c", yes(0)),
     ] {
         assert_eq!(answers(program, goal), want, "{goal}");
     }
@@ -731,6 +736,10 @@ fn binder_terms_unify_up_to_the_names_they_bind() {
     assert_eq!(
         answers(program, "h (forall y \\ r y b) V"),
         strs(&["V = b"])
+    );
+    assert_eq!(
+        answers("", "X = f (forall x \\ p x), X = Q B"),
+        strs(&["X = f (forall x \\ p x), Q = f, B = (forall x \\ p x)"])
     );
     assert_eq!(
         answers(program, "generalize (f A) G, generalize (f B) H, G = H"),

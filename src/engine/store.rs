@@ -334,13 +334,19 @@ impl Store {
     /// what comes before them, is `F`.  So against `g y1 .. ym` (m ≥ n) this
     /// pushes `F = g y1 .. y(m-n)` (the name `g` when m = n) and `xi =
     /// y(m-n+i)`; against another application `G z1 .. zk` (k ≥ n), `F = G
-    /// z1 .. z(k-n)`.  False when neither side is an application.
+    /// z1 .. z(k-n)`.  False when neither side is an application, and
+    /// when one is a binder term (`forall x \ p x` against `Q V B`): taken
+    /// apart, its bound name would be a term of its own, free.
     fn split_apply(&mut self, a: Cell, b: Cell, pairs: &mut Vec<(Cell, Cell)>) -> bool {
         let (Some((fa, xa, app_a)), Some((fb, xb, app_b))) = (self.curried(a), self.curried(b))
         else {
             return false;
         };
         if !app_a && !app_b {
+            return false;
+        }
+        let binder = |h: Cell, xs: &[Cell]| matches!((h, xs), (Cell::Atom(s), [Cell::Bound(_), _]) if s.is_binder());
+        if binder(fa, &xa) || binder(fb, &xb) {
             return false;
         }
         // The side with fewer arguments is split off the other.
