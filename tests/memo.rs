@@ -165,10 +165,10 @@ fn calls_in_a_non_ground_context_are_not_memoized() {
 
 #[test]
 fn names_made_during_the_query_keep_calls_from_being_memoized() {
-    // A module's LOCAL name and a `forall` constant alike: the failure of
-    // `p X` for an X older than the name says nothing of `p Y` for a
-    // younger Y with the same key.
-    for goal in ["t1 X", "t2 X"] {
+    // A module's LOCAL name and a `forall` constant alike (also one that
+    // names a predicate): the failure of `p X` for an X older than the
+    // name says nothing of `p Y` for a younger Y with the same key.
+    for goal in ["t1 X", "t2 X", "t3 X"] {
         let args = |memo: bool| {
             let mut a = vec!["-I", "tests/memo", "tests/memo/localuse.lolli"];
             if memo {

@@ -440,7 +440,7 @@ pub fn tokens(
     out: &mut Vec<u64>,
     stack: &mut Vec<Cell>,
 ) -> Option<()> {
-    let young = |s: SymId| heap.max_sym_birth > settled && heap.sym_birth(s) > settled;
+    let young = |s: SymId| heap.sym_born_after(s, settled);
     // Preorder: a compound's first argument is visited next, its other
     // arguments are stacked (a numeral `s (s z)` needs no stack).
     stack.clear();
@@ -689,12 +689,10 @@ impl Machine {
                     // The clause is named by its template, so a name made
                     // for this loading (a `LOCAL` one) is looked for there.
                     let heap = &self.store.heap;
-                    if heap.max_sym_birth > settled
-                        && t.cells.iter().any(|c| match *c {
-                            Cell::Atom(s) | Cell::Functor(s, _) => heap.sym_birth(s) > settled,
-                            _ => false,
-                        })
-                    {
+                    if t.cells.iter().any(|c| match *c {
+                        Cell::Atom(s) | Cell::Functor(s, _) => heap.sym_born_after(s, settled),
+                        _ => false,
+                    }) {
                         return None;
                     }
                     toks.push((10 << 60) | tpl as u64);

@@ -334,6 +334,14 @@ impl Heap {
         self.max_sym_birth = self.max_sym_birth.max(self.cells.len() as u32);
     }
 
+    /// Whether symbol `s` is a name with a scope made after heap time `t`:
+    /// a `LOCAL` name made then, or the symbol of a `forall` constant that
+    /// lives (one that no longer lives is in no live term).
+    #[inline]
+    pub fn sym_born_after(&self, s: SymId, t: u32) -> bool {
+        (self.max_sym_birth > t || !self.eigens.is_empty()) && self.sym_birth(s) > t
+    }
+
     /// The birth of the newest name with a scope (eigenvariable or fresh
     /// `LOCAL` symbol), 0 if none: a variable at or above this address may
     /// be bound to any term without capturing a name made after it.
