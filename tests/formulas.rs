@@ -377,13 +377,22 @@ fn the_symbol_of_a_forall_constant_is_made_again_only_while_it_lives() {
     s.load_str(
         "loop",
         "loop 0.\nloop N :- N > 0, (forall p \\ (p N -o p N)), M is N - 1, loop M.\n\
-         again :- member X (1 :: 2 :: 3 :: nil), (forall p \\ (p X -o p X)), X = 3.\n",
+         again :- member X (1 :: 2 :: 3 :: nil), (forall p \\ (p X -o p X)), X = 3.\n\
+         once_loop 0.\n\
+         once_loop N :- N > 0, once (forall p \\ (p N => (p N ; p N))), M is N - 1, once_loop M.\n\
+         guard_loop 0.\n\
+         guard_loop N :- N > 0, ((forall p \\ (p => (true ; p))) -> M is N - 1 | fail), guard_loop M.\n",
     )
     .unwrap();
-    assert_eq!(all_answers(&mut s, "loop 1"), yes(1));
+    for warm in ["loop 1", "once_loop 1", "guard_loop 1"] {
+        assert_eq!(all_answers(&mut s, warm), yes(1));
+    }
     let before = s.machine.symbols.len();
     assert_eq!(all_answers(&mut s, "loop 10000"), yes(1));
     assert_eq!(all_answers(&mut s, "again"), yes(1));
+    // Also when the body leaves a choice point that a commit then cuts.
+    assert_eq!(all_answers(&mut s, "once_loop 1000"), yes(1));
+    assert_eq!(all_answers(&mut s, "guard_loop 1000"), yes(1));
     assert_eq!(s.machine.symbols.len(), before);
     // Two that live at once are two symbols, both taken again later.
     let two = "forall p \\ forall q \\ (p => (q -o (p , q)))";

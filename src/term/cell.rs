@@ -78,6 +78,12 @@ pub struct EigenInfo {
     /// when the `forall` body uses the name as a predicate (see
     /// [`Heap::new_named_eigen`]).
     pub sym: Option<SymId>,
+    /// Once the proof of the `forall` body has ended with newer choice
+    /// points left, the number of choice points before the `forall`: when
+    /// a commit leaves no more than that, nothing can come back into the
+    /// body and the constant may go ([`Heap::drop_ended_eigens`]).
+    /// `u32::MAX` until then, and for constants that must stay.
+    pub ended: u32,
 }
 
 /// The heap of term cells.
@@ -175,6 +181,7 @@ impl Heap {
             name,
             birth: self.top(),
             sym: None,
+            ended: u32::MAX,
         });
         Cell::Eigen(id)
     }
@@ -190,6 +197,7 @@ impl Heap {
             name,
             birth,
             sym: Some(sym),
+            ended: u32::MAX,
         });
         let i = sym.0 as usize;
         if self.sym_birth.len() <= i {
@@ -221,6 +229,27 @@ impl Heap {
                 self.free_syms.entry(e.name).or_default().push(s);
             }
         }
+    }
+
+    /// Record that the body of the `forall` that made eigenvariable `i`
+    /// has been proved, with choice points newer than the `choices` made
+    /// before it left (see [`EigenInfo::ended`]).
+    pub fn end_eigen(&mut self, i: usize, choices: u32) {
+        if let Some(e) = self.eigens.get_mut(i) {
+            e.ended = choices;
+        }
+    }
+
+    /// After a commit left `choices` choice points: forget the newest
+    /// eigenvariables whose bodies were proved with none but those left
+    /// before them (a loop of `once (forall p \ ...)` thus keeps none).
+    #[inline]
+    pub fn drop_ended_eigens(&mut self, choices: u32) {
+        let mut n = self.eigens.len();
+        while n > 0 && self.eigens[n - 1].ended != u32::MAX && self.eigens[n - 1].ended >= choices {
+            n -= 1;
+        }
+        self.drop_eigens(n);
     }
 
     /// Whether `s` is the symbol of an eigenvariable from index `n` on.

@@ -1139,6 +1139,8 @@ impl Machine {
                 Action::ForallEnd { eigens, choices } => {
                     if self.choices.len() as u32 <= choices {
                         self.store.heap.drop_eigens(eigens as usize);
+                    } else {
+                        self.store.heap.end_eigen(eigens as usize, choices);
                     }
                     Ok(true)
                 }
@@ -1304,6 +1306,7 @@ impl Machine {
         });
         self.choices.truncate(choice as usize);
         self.update_hb();
+        self.store.heap.drop_ended_eigens(choice);
         if let Some((first, start)) = started {
             self.drop_committed(first, start);
         }
