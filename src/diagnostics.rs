@@ -38,6 +38,9 @@ pub enum Error {
         message: String,
         /// What would have been accepted, in words.
         expected: Option<String>,
+        /// How Lolli writes what the text seems to mean (a spelling from
+        /// another language).
+        hint: Option<String>,
     },
     /// A module cannot be loaded or compiled.
     Load {
@@ -121,15 +124,18 @@ impl Error {
                 span,
                 message,
                 expected,
+                hint,
             } => {
-                let mut d = Diagnostic::error()
+                let notes = expected
+                    .iter()
+                    .map(|e| format!("expected {e}"))
+                    .chain(hint.iter().cloned())
+                    .collect();
+                Diagnostic::error()
                     .with_code("E001")
                     .with_message(format!("syntax error: {message}"))
-                    .with_labels(vec![Label::primary(file.0 as usize, span.clone())]);
-                if let Some(e) = expected {
-                    d = d.with_notes(vec![format!("expected {e}")]);
-                }
-                d
+                    .with_labels(vec![Label::primary(file.0 as usize, span.clone())])
+                    .with_notes(notes)
             }
             Error::Load {
                 file,
