@@ -15,6 +15,10 @@
 //! term thousands of levels deep) is shown clipped: its start and the text
 //! around each end of a label are kept, the rest replaced by `…`, so a
 //! message stays readable and its underline points at what it names.
+//! A control character other than a tab or a line break (a NUL byte, say)
+//! is shown as its Unicode picture (`␀`), so the terminal gets no raw
+//! control byte and the underline has a character to stand under; the
+//! line and column above stay those of the source.
 
 use std::ops::Range;
 
@@ -38,6 +42,9 @@ pub enum Error {
         message: String,
         /// What would have been accepted, in words.
         expected: Option<String>,
+        /// How Lolli writes what the text seems to mean (a spelling from
+        /// another language).
+        hint: Option<String>,
     },
     /// A module cannot be loaded or compiled.
     Load {
@@ -121,15 +128,18 @@ impl Error {
                 span,
                 message,
                 expected,
+                hint,
             } => {
-                let mut d = Diagnostic::error()
+                let notes = expected
+                    .iter()
+                    .map(|e| format!("expected {e}"))
+                    .chain(hint.iter().cloned())
+                    .collect();
+                Diagnostic::error()
                     .with_code("E001")
                     .with_message(format!("syntax error: {message}"))
-                    .with_labels(vec![Label::primary(file.0 as usize, span.clone())]);
-                if let Some(e) = expected {
-                    d = d.with_notes(vec![format!("expected {e}")]);
-                }
-                d
+                    .with_labels(vec![Label::primary(file.0 as usize, span.clone())])
+                    .with_notes(notes)
             }
             Error::Load {
                 file,
@@ -307,8 +317,10 @@ const WORD: usize = 12;
 const ELLIPSIS: &str = "…";
 
 /// The sources as one diagnostic shows them: each file whose labels touch
-/// a long line is replaced by an excerpt, the lines from the first label's
-/// to the last one's, with the long ones clipped (numbered as in the file).
+/// a long line or a line with a control character is replaced by an
+/// excerpt, the lines from the first label's to the last one's, with the
+/// long ones clipped and control characters shown as pictures (numbered
+/// as in the file).
 struct Shown<'a> {
     sources: &'a Sources,
     excerpts: Vec<(usize, Clip)>,
@@ -316,8 +328,8 @@ struct Shown<'a> {
 
 impl<'a> Shown<'a> {
     /// The sources for `d`, and `d` with its labels moved into the
-    /// excerpts.  Without long lines: the sources as they are, and no copy
-    /// of any text.
+    /// excerpts.  Without long lines or control characters: the sources as
+    /// they are, and no copy of any text.
     fn new(sources: &'a Sources, d: &Diagnostic<usize>) -> (Self, Diagnostic<usize>) {
         let mut shown = Shown {
             sources,
@@ -412,19 +424,35 @@ impl<'a> Files<'a> for Shown<'a> {
     }
 }
 
-/// An excerpt of a source with its long lines clipped, and where each
-/// piece of its text came from.
+/// An excerpt of a source with its long lines clipped and its control
+/// characters replaced by pictures, and where each piece of its text came
+/// from.
 struct Clip {
     file: SourceFile,
-    /// `(start in the source, end in the source, start in the excerpt)`
-    /// of each piece kept, in order.
-    pieces: Vec<(usize, usize, usize)>,
+    /// `(start in the source, end in the source, start in the excerpt,
+    /// end in the excerpt)` of each piece kept, in order: text copied as
+    /// it is, or one control character and its picture.
+    pieces: Vec<(usize, usize, usize, usize)>,
+}
+
+/// What shows a control character in an excerpt, `None` for any other
+/// character: its Unicode control picture (`␀` for NUL, `␡` for DEL), or
+/// `�` for a C1 control.  Tabs and line breaks are left to
+/// codespan-reporting, which lays them out.
+fn picture(c: char) -> Option<char> {
+    match c {
+        '\t' | '\n' | '\r' => None,
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32),
+        '\u{7f}' => Some('\u{2421}'),
+        c if c.is_control() => Some(char::REPLACEMENT_CHARACTER),
+        _ => None,
+    }
 }
 
 impl Clip {
     /// The excerpt of `file` from the line of the first of `points` (byte
     /// offsets: the ends of labels) to the line of the last, if a line of
-    /// it is longer than [`LONG_LINE`].
+    /// it is longer than [`LONG_LINE`] or holds a control character.
     fn of(file: &SourceFile, points: &[usize]) -> Option<Clip> {
         let (&lo, &hi) = (points.iter().min()?, points.iter().max()?);
         let lines = file.line_index(lo)..file.line_index(hi) + 1;
@@ -438,19 +466,36 @@ impl Clip {
             };
             r.start..end
         };
-        if !lines.clone().any(|i| body(i).len() > LONG_LINE) {
+        let text = &file.text;
+        let shown = range(lines.start).start..range(lines.end - 1).end;
+        if !lines.clone().any(|i| body(i).len() > LONG_LINE)
+            && !text[shown].chars().any(|c| picture(c).is_some())
+        {
             return None;
         }
-        let text = &file.text;
         let mut clip = Clip {
             file: SourceFile::new("", "", 0),
             pieces: Vec::new(),
         };
         let mut out = String::new();
+        // Copy `text[from..to]`, a control character as its picture.
         let mut keep = |out: &mut String, from: usize, to: usize| {
-            if from < to {
-                clip.pieces.push((from, to, out.len()));
-                out.push_str(&text[from..to]);
+            let controls = text[from..to]
+                .char_indices()
+                .filter_map(|(i, c)| Some((from + i, c.len_utf8(), Some(picture(c)?))));
+            let mut start = from;
+            for (i, len, shown) in controls.chain([(to, 0, None)]) {
+                if start < i {
+                    let at = out.len();
+                    out.push_str(&text[start..i]);
+                    clip.pieces.push((start, i, at, out.len()));
+                }
+                if let Some(shown) = shown {
+                    let at = out.len();
+                    out.push(shown);
+                    clip.pieces.push((i, i + len, at, out.len()));
+                }
+                start = i + len;
             }
         };
         // The start of the text not yet copied.
@@ -521,23 +566,29 @@ impl Clip {
     }
 
     /// Where byte `p` of the source is in the excerpt: a point inside a
-    /// piece kept moves with it; one in text left out goes to the `…` that
-    /// replaced it.
+    /// piece copied moves with it, the start and end of a control
+    /// character go to those of its picture; one in text left out goes to
+    /// the `…` that replaced it.
     fn map(&self, p: usize) -> usize {
-        let i = self.pieces.partition_point(|&(from, _, _)| from <= p);
+        let i = self.pieces.partition_point(|&(from, _, _, _)| from <= p);
         match i.checked_sub(1).map(|i| self.pieces[i]) {
-            Some((from, to, at)) => at + (p.min(to) - from),
-            None => self.pieces.first().map_or(0, |&(_, _, at)| at),
+            Some((_, to, _, end)) if p >= to => end,
+            Some((from, to, at, end)) if end - at == to - from => at + (p - from),
+            Some((_, _, at, _)) => at,
+            None => self.pieces.first().map_or(0, |&(_, _, at, _)| at),
         }
     }
 
     /// Where byte `b` of the excerpt came from in the source (text the
-    /// excerpt added, a `…`, maps to the end of the piece before it).
+    /// excerpt added, a `…`, maps to the end of the piece before it; a
+    /// control character's picture, to the character).
     fn unmap(&self, b: usize) -> usize {
-        let i = self.pieces.partition_point(|&(_, _, at)| at <= b);
+        let i = self.pieces.partition_point(|&(_, _, at, _)| at <= b);
         match i.checked_sub(1).map(|i| self.pieces[i]) {
-            Some((from, to, at)) => (from + (b - at)).min(to),
-            None => self.pieces.first().map_or(0, |&(from, _, _)| from),
+            Some((_, to, _, end)) if b >= end => to,
+            Some((from, to, at, end)) if end - at == to - from => from + (b - at),
+            Some((from, _, _, _)) => from,
+            None => self.pieces.first().map_or(0, |&(from, _, _, _)| from),
         }
     }
 }
@@ -568,9 +619,34 @@ mod tests {
         assert_eq!(&shown[clip.map(y)..clip.map(y + 1)], "Y");
         assert_eq!(clip.unmap(clip.map(y)), y);
         // Every kept piece is the source's text, cut on character bounds.
-        for &(from, to, at) in &clip.pieces {
-            assert_eq!(&shown[at..at + (to - from)], &text[from..to]);
+        for &(from, to, at, end) in &clip.pieces {
+            assert_eq!(&shown[at..end], &text[from..to]);
         }
+    }
+
+    #[test]
+    fn a_control_character_is_shown_as_its_picture_under_a_caret() {
+        let mut sources = Sources::new();
+        let file = sources.add("nul.lolli", "p.\n q\0.\n");
+        let out = render(
+            &sources,
+            &[Error::Syntax {
+                file,
+                span: 5..6,
+                message: "unexpected character `\\0`".into(),
+                expected: None,
+                hint: None,
+            }],
+        );
+        let expected = "\
+error[E001]: syntax error: unexpected character `\\0`
+  ┌─ nul.lolli:2:3
+  │
+2 │  q␀.
+  │   ^
+
+";
+        assert_eq!(out, expected);
     }
 
     #[test]

@@ -735,6 +735,7 @@ impl Session {
             span: e.span,
             message: e.message,
             expected: e.expected,
+            hint: e.hint,
         })?;
         let (cell, vars) = self
             .machine

@@ -545,6 +545,21 @@ fn piped_input_at_end_of_file_exits_0() {
 }
 
 #[test]
+fn an_e_goal_that_calls_top_ends_silently_at_the_end_of_input() {
+    // The nested level reads standard input; its end ends the level as
+    // `pop` does: the rest of the goal never runs, no answer and no `no`,
+    // status 0 (README, `-e`; LANGUAGE.md section 8).
+    let dir = temp_dir("e-top-eof");
+    let goal = ["-e", "top, write x, nl"];
+    assert_eq!(lolli_in(&dir, &goal, "", &[]), ok(""));
+    assert_eq!(lolli_in(&dir, &goal, "fail.\n", &[]), ok("no\n"));
+    assert_eq!(lolli_in(&dir, &goal, "pop.\n", &[]), ok(""));
+    // The next `-e` goal still runs.
+    let goals = ["-e", "top, write x, nl", "-e", "write y, nl"];
+    assert_eq!(lolli_in(&dir, &goals, "", &[]), ok("y\nyes\n"));
+}
+
+#[test]
 fn stats_follow_each_piped_goal_on_stderr() {
     // tester-s12 finding 3: `--stats` printed nothing at a top level.
     let dir = temp_dir("piped-stats");

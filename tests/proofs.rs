@@ -698,6 +698,7 @@ fn a_dropped_resource_is_rejected() {
         .map(|(path, _)| path)
         .unwrap();
     let swallowed = &mut p.root.at_mut(&erase).unwrap().consumed;
+    // In the search's order: the newest assumption first.
     assert_eq!(texts(swallowed), ["c", "b", "a"]);
     swallowed.retain(|r| r.text != "b");
     let e = p.check().unwrap_err();
@@ -1087,6 +1088,48 @@ fn cli_moves_lists_the_jumps() {
         "consumed: b (s (s (s (s z)))) (s z) peg, b (s (s (s z))) (s z) peg, b (s (s z)) (s z) empty  \
          assumed: b (s (s (s (s z)))) (s z) empty, b (s (s (s z))) (s z) empty, b (s (s z)) (s z) peg"
     ));
+}
+
+#[test]
+fn an_erase_lists_what_it_swallowed_in_the_order_the_search_tries_it() {
+    // As `:context` lists them: a file's `LINEAR` clauses in file order,
+    // one assumption's parts in the order written, the newest assumption
+    // first.
+    let mut s = session();
+    s.load_str(
+        "pegs.lolli",
+        "LINEAR h 0 peg.\nLINEAR h 8 peg.\nLINEAR h 9 peg.\nLINEAR h 10 peg.\nLINEAR k 1.\n\
+         go :- h 9 peg, erase.\n",
+    )
+    .unwrap();
+    let swallowed = |s: &mut Session, goal: &str| -> Vec<String> {
+        let (_, p) = proofs(s, goal, 1).remove(0);
+        p.check().unwrap();
+        let (_, erase) = p
+            .root
+            .preorder()
+            .into_iter()
+            .rfind(|(_, n)| n.rule == RuleName::Erase)
+            .unwrap();
+        texts(&erase.consumed)
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        swallowed(&mut s, "go"),
+        ["h 0 peg", "h 8 peg", "h 10 peg", "k 1"]
+    );
+    assert_eq!(
+        swallowed(&mut s, "(a, b, c) -o d -o (erase, erase)"),
+        ["d", "a", "b", "c", "h 0 peg", "h 8 peg", "h 9 peg", "h 10 peg", "k 1"]
+    );
+    let (code, out, err) = lolli(&["--proof", "-e", "(a, b, c) -o d -o (erase, erase)"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.ends_with("    erase\n      erase   swallowed: d, a, b, c\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -755,7 +755,8 @@ fn lexical_errors_are_syntax_errors_for_goals() {
         SyntaxError {
             span: 2..3,
             message: "unexpected character `$`".to_string(),
-            expected: None
+            expected: None,
+            hint: None,
         }
     );
     let e = goal_err("X is 123456789012345678901234567890");
@@ -825,6 +826,7 @@ fn missing_final_dot() {
             span: 9..9,
             message: "expected `.` at the end of the clause".to_string(),
             expected: Some("an operator, `.` or an argument".to_string()),
+            hint: None,
         }]
     );
     let (_, errors) = parse_program("a :- ");
@@ -1081,4 +1083,39 @@ fn the_printer_leaves_unquoted_exactly_the_names_the_lexer_reads() {
         let printed = lolli::pretty::quote_name(text);
         assert_eq!(printed == text, read_as_name, "{text} printed as {printed}");
     }
+}
+
+#[test]
+fn spellings_from_other_languages_get_a_hint() {
+    let hint = |src: &str| goal_err(src).hint;
+    let forall = Some("`pi x \\ G` is written `forall x \\ G`".to_string());
+    let exists = Some("`sigma x \\ G` is written `exists x \\ G`".to_string());
+    let bang = Some("`!G` is written `{G}`: a goal in braces uses no linear resource".to_string());
+    let cut = Some(
+        "there is no cut `!`: `once G` or `G1 -> G2 | G3` keep only the first proof of a goal"
+            .to_string(),
+    );
+    let list = Some(
+        "lists are written with `::` and `nil`: `[a, b]` is `a :: b :: nil`, `[H|T]` is `H :: T`, `[]` is `nil`"
+            .to_string(),
+    );
+    assert_eq!(hint("pi x \\ true"), forall);
+    assert_eq!(hint("p, pi Y\\ q Y"), forall);
+    assert_eq!(hint("sigma X \\ true"), exists);
+    assert_eq!(hint("!a"), bang);
+    assert_eq!(hint("p, ! (q ; r)"), bang);
+    assert_eq!(hint("p, !, q"), cut);
+    assert_eq!(hint("X = [1,2]"), list);
+    assert_eq!(hint("X = []"), list);
+    // The span stays on the offending text.
+    assert_eq!(goal_err("pi x \\ true").span, 5..6);
+    assert_eq!(goal_err("X = [1,2]").span, 4..5);
+    // Only those words before a bound name, and only at the error.
+    assert_eq!(hint("api x \\ true"), None);
+    assert_eq!(hint("p x \\ true"), None);
+    assert_eq!(hint("p $"), None);
+    // In a program too, for lexical and grammar errors alike.
+    let (_, errors) = parse_program("p :- sigma X \\ q X.\nr :- [a].\n");
+    let hints: Vec<_> = errors.into_iter().map(|e| e.hint).collect();
+    assert_eq!(hints, vec![exists, list]);
 }

@@ -252,6 +252,14 @@ fn build_unchecked(m: &mut Machine, vars: &[(String, Cell)]) -> Option<Proof> {
             s.push(e);
         }
     }
+    // What an erase swallowed is recorded scope by scope as each ends;
+    // list it in the order the search tries resources, as `:context` and
+    // the trace's `unused` lines do: the newest assumption first, one
+    // assumption's parts (a file's `LINEAR` clauses) in the order written.
+    // Entries are numbered so that this is the newest entry first.
+    for s in &mut swallowed {
+        s.sort_unstable_by(|a, b| b.cmp(a));
+    }
 
     let mut built: Vec<Option<Node>> = vec![None; nodes.len()];
     for i in (0..nodes.len()).rev() {

@@ -35,6 +35,9 @@ pub struct SyntaxError {
     pub message: String,
     /// What would have been accepted there, as a short worded list.
     pub expected: Option<String>,
+    /// How Lolli writes what the text at `span` seems to mean, when it is
+    /// a spelling from Prolog or λProlog (see [`hint`]).
+    pub hint: Option<String>,
 }
 
 impl std::fmt::Display for SyntaxError {
@@ -55,6 +58,7 @@ impl From<LexError> for SyntaxError {
             span: e.span,
             message: e.message,
             expected: None,
+            hint: None,
         }
     }
 }
@@ -100,6 +104,9 @@ pub fn parse_program(src: &str) -> (Vec<Item>, Vec<SyntaxError>) {
             break;
         }
     }
+    for e in &mut errors {
+        e.hint = hint(src, &e.span);
+    }
     (items, errors)
 }
 
@@ -113,6 +120,7 @@ fn parse_item(
             span: *l..*r,
             message: "unexpected `.`: there is no clause before it".to_string(),
             expected: Some("a clause".to_string()),
+            hint: None,
         });
     }
     parser
@@ -143,6 +151,13 @@ fn without_prompt(src: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn parse_term_text(src: &str) -> Result<Term, SyntaxError> {
+    parse_tokens(src).map_err(|mut e| {
+        e.hint = hint(src, &e.span);
+        e
+    })
+}
+
+fn parse_tokens(src: &str) -> Result<Term, SyntaxError> {
     let (tokens, errors) = lexer::tokenize(src);
     if let Some(e) = errors.into_iter().next() {
         return Err(e.into());
@@ -152,6 +167,7 @@ fn parse_term_text(src: &str) -> Result<Term, SyntaxError> {
             span: src.len()..src.len(),
             message: "there is nothing to read: expected a term".to_string(),
             expected: Some("a term".to_string()),
+            hint: None,
         });
     }
     grammar::GoalParser::new()
@@ -404,11 +420,13 @@ fn translate(
             span: location..location,
             message: "invalid token".to_string(),
             expected: None,
+            hint: None,
         },
         ParseError::ExtraToken { token: (l, tok, r) } => SyntaxError {
             span: l..r,
             message: format!("unexpected {} after the end of the clause", tok.describe()),
             expected: None,
+            hint: None,
         },
         ParseError::UnrecognizedEof { location, expected } => {
             let words = compress(&expected);
@@ -432,6 +450,7 @@ fn translate(
                 span: location..location,
                 message,
                 expected: words,
+                hint: None,
             }
         }
         ParseError::UnrecognizedToken {
@@ -453,6 +472,7 @@ fn translate(
                         tok.describe()
                     ),
                     expected: None,
+                    hint: None,
                 };
             }
             match brackets(tokens, index) {
@@ -464,6 +484,7 @@ fn translate(
                             bracket_word(&tok)
                         ),
                         expected: words,
+                        hint: None,
                     };
                 }
                 Brackets::Mismatched(open) => {
@@ -475,6 +496,7 @@ fn translate(
                                 bracket_word(&tok)
                             ),
                             expected: words,
+                            hint: None,
                         };
                     }
                 }
@@ -506,6 +528,7 @@ fn translate(
                             tok.describe()
                         ),
                         expected: words,
+                        hint: None,
                     };
                 }
             }
@@ -526,8 +549,61 @@ fn translate(
                 span,
                 message,
                 expected: words,
+                hint: None,
             }
         }
+    }
+}
+
+/// How Lolli writes a construct that another logic language spells
+/// differently, when the error at `span` in `src` falls on one: λProlog's
+/// quantifiers `pi x \ G` and `sigma x \ G` (the error is at the `\`),
+/// linear logic's `!G`, Prolog's cut `!` and list
+/// brackets.  Looking at the text, not at tokens, covers lexical and
+/// grammar errors alike.
+fn hint(src: &str, span: &Span) -> Option<String> {
+    let at = src.get(span.start..)?;
+    let before = src.get(..span.start)?;
+    match at.chars().next()? {
+        '\\' => {
+            // `pi x \`: a quantifier word, then the bound name.
+            let rest = before.trim_end();
+            let bound = rest.trim_end_matches(lexer::is_ident_char);
+            if bound.len() == rest.len() {
+                return None;
+            }
+            let word = bound.trim_end();
+            let quant = if word.ends_with("pi") {
+                ("pi", "forall")
+            } else if word.ends_with("sigma") {
+                ("sigma", "exists")
+            } else {
+                return None;
+            };
+            let start = word.len() - quant.0.len();
+            if word[..start].ends_with(lexer::is_ident_char) {
+                return None;
+            }
+            Some(format!(
+                "`{} x \\ G` is written `{} x \\ G`",
+                quant.0, quant.1
+            ))
+        }
+        '!' => {
+            let next = at[1..].trim_start().chars().next();
+            let goal = next.is_some_and(|c| lexer::is_ident_char(c) || "({'\"".contains(c));
+            Some(if goal {
+                "`!G` is written `{G}`: a goal in braces uses no linear resource".to_string()
+            } else {
+                "there is no cut `!`: `once G` or `G1 -> G2 | G3` keep only the first proof of a goal"
+                    .to_string()
+            })
+        }
+        '[' | ']' => Some(
+            "lists are written with `::` and `nil`: `[a, b]` is `a :: b :: nil`, `[H|T]` is `H :: T`, `[]` is `nil`"
+                .to_string(),
+        ),
+        _ => None,
     }
 }
 
@@ -541,6 +617,7 @@ fn unclosed(tokens: &[Spanned], open: usize, expected: Option<String>) -> Option
             bracket_word(otok)
         ),
         expected,
+        hint: None,
     })
 }
 

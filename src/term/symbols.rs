@@ -24,6 +24,41 @@ impl SymId {
     pub fn is_binder(self) -> bool {
         self == sym::FORALL || self == sym::EXISTS
     }
+
+    /// Whether this is a connective (`,` `;` `-o` `{}` `forall` ...) or an
+    /// infix operator (`=` `is` `+` `::` ...) of the grammar: a functor
+    /// written as an operator, never as a name.
+    pub fn is_operator(self) -> bool {
+        matches!(
+            self,
+            sym::COMMA
+                | sym::WITH
+                | sym::SEMI
+                | sym::LOLLI
+                | sym::IMP
+                | sym::NECK
+                | sym::RIMP
+                | sym::DCG
+                | sym::LOAD
+                | sym::BANG
+                | sym::GUARD
+                | sym::FORALL
+                | sym::EXISTS
+                | sym::CONS
+                | sym::EQ
+                | sym::ARITH_EQ
+                | sym::ARITH_NE
+                | sym::LE
+                | sym::GE
+                | sym::LT
+                | sym::GT
+                | sym::IS
+                | sym::PLUS
+                | sym::MINUS
+                | sym::TIMES
+                | sym::DIV
+        )
+    }
 }
 
 /// An interned string literal.

@@ -313,26 +313,13 @@ impl Machine {
         let (name, margs) = match m {
             Cell::Atom(s) => (s, Vec::new()),
             Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(s, _) if s.is_operator() => {
+                    return Err(self.not_a_module(g, m, Some(s), origin))
+                }
                 Cell::Functor(s, k) => (s, (0..k).map(|i| self.store.heap.arg(a, i)).collect()),
                 _ => return Ok(false),
             },
-            Cell::Ref(_) => {
-                return Err(self.goal_error(
-                    "the module name in `--o` is an unbound variable",
-                    g,
-                    origin,
-                ))
-            }
-            other => {
-                return Err(self.goal_error(
-                    format!(
-                        "`{}` cannot be a module name in `--o`: use a name",
-                        self.show(other)
-                    ),
-                    g,
-                    origin,
-                ))
-            }
+            _ => return Err(self.not_a_module(g, m, None, origin)),
         };
         let mname = self.symbols.name(name).to_string();
         let loaded = self.find_and_load(&mname).map_err(|mut e| {
@@ -360,6 +347,56 @@ impl Machine {
         }
         self.enter_scope((first, end), start, body, node, origin);
         Ok(true)
+    }
+
+    /// The error for `M --o G` whose `M` (the goal `g`'s left side, `m`)
+    /// is not a module name alone or applied to the module's parameters:
+    /// a variable, a number, a string, or a term whose functor is the
+    /// operator `op` (`(a ; b) --o G`, and `X = a --o G`, which reads as
+    /// `(X = a) --o G`).
+    #[cold]
+    #[inline(never)]
+    fn not_a_module(&self, g: Cell, m: Cell, op: Option<SymId>, origin: u32) -> RuntimeError {
+        const MUST: &str =
+            "the left side of `--o` must be a module name, alone or applied to the module's parameters";
+        let e = match m {
+            Cell::Ref(_) => {
+                return self
+                    .goal_error(format!("{MUST}, but it is an unbound variable"), g, origin)
+                    .note("bind the variable to a module name first")
+            }
+            _ => self.goal_error(format!("{MUST}, but it is `{}`", self.show(m)), g, origin),
+        };
+        let Some(op) = op else {
+            return e;
+        };
+        let name = self.symbols.name(op).to_string();
+        // The operators that bind tighter than `--o` (LANGUAGE.md §2).
+        let tighter = matches!(
+            op,
+            sym::EQ
+                | sym::ARITH_EQ
+                | sym::ARITH_NE
+                | sym::LE
+                | sym::GE
+                | sym::LT
+                | sym::GT
+                | sym::IS
+                | sym::PLUS
+                | sym::MINUS
+                | sym::TIMES
+                | sym::DIV
+                | sym::CONS
+        );
+        if tighter {
+            e.note(format!(
+                "`--o` binds more loosely than `{name}`, so `A {name} B --o G` reads as `(A {name} B) --o G`"
+            ))
+        } else {
+            e.note(format!(
+                "`{name}` is a connective, not a module name: each module is loaded by a `--o` of its own, as in `m1 --o m2 --o G`"
+            ))
+        }
     }
 
     /// `forall x \ G` (`f` is `forall`) or `exists x \ G`: `G` with a fresh

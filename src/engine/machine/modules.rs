@@ -94,6 +94,7 @@ impl Machine {
                 span: e.span,
                 message: e.message,
                 expected: e.expected,
+                hint: e.hint,
             })
             .collect();
         let (module, module_errors) = compile_module(
