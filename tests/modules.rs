@@ -55,6 +55,11 @@ fn parameters_are_bound_to_the_module_term_arguments() {
         run(&dir, &["-e", "counter 5 --o counter 7 --o (get N, get M)"]),
         ok("N = 7, M = 5\n")
     );
+    // A variable bound to the module's name, applied to its parameters.
+    assert_eq!(
+        run(&dir, &["-W", "none", "-e", "F = counter, F 5 --o get N"]),
+        ok("F = counter, N = 5\n")
+    );
 }
 
 #[test]

@@ -309,10 +309,18 @@ impl Machine {
     /// module's parameters) for the proof of `body`.
     #[inline(never)]
     fn load_goal(&mut self, g: Cell, m: Cell, body: Cell, parent: u32, origin: u32) -> Step {
+        // `F 5` with `F = counter` is `counter 5`.
+        let m = self.store.deref(m);
+        let m = self.store.flatten_apply(m);
         let m = self.store.deref(m);
         let (name, margs) = match m {
             Cell::Atom(s) => (s, Vec::new()),
             Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(sym::APPLY, _) => {
+                    return Err(self
+                        .not_a_module(g, m, None, origin)
+                        .note("the variable applied to the parameters is unbound"))
+                }
                 Cell::Functor(s, _) if s.is_operator() => {
                     return Err(self.not_a_module(g, m, Some(s), origin))
                 }
