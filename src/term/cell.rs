@@ -245,6 +245,15 @@ impl Heap {
     /// before them (a loop of `once (forall p \ ...)` thus keeps none).
     #[inline]
     pub fn drop_ended_eigens(&mut self, choices: u32) {
+        if let Some(e) = self.eigens.last() {
+            if e.ended != u32::MAX && e.ended >= choices {
+                self.drop_ended_from(choices);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn drop_ended_from(&mut self, choices: u32) {
         let mut n = self.eigens.len();
         while n > 0 && self.eigens[n - 1].ended != u32::MAX && self.eigens[n - 1].ended >= choices {
             n -= 1;
