@@ -284,6 +284,19 @@ fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
         "forall forall rv \\ (forall X \\ forall M \\ forall N \\ rv (X :: M) N :- rv M (X :: N)) \
          => rv nil (b :: a :: nil) -o rv (a :: b :: nil) nil   fresh: rv_1"
     );
+    // The symbols are taken again, oldest first, by a second query.
+    let fresh = |p: &Proof| -> Vec<String> {
+        p.root
+            .preorder()
+            .into_iter()
+            .filter(|(_, n)| n.rule == RuleName::Forall)
+            .map(|(_, n)| n.witness.as_ref().unwrap().text.clone())
+            .collect()
+    };
+    for _ in 0..2 {
+        let ps = proofs(&mut s, "reverse (a :: nil) K, reverse (b :: nil) M", 9);
+        assert_eq!(fresh(&ps[0].1), ["rv_1", "rv_2"]);
+    }
 }
 
 #[test]

@@ -223,7 +223,9 @@ impl Heap {
 
     #[inline(never)]
     fn free_eigen_syms(&mut self, n: usize) {
-        for e in self.eigens.drain(n..) {
+        // Newest first, so that the oldest is taken again first (and a
+        // query run again names its constants as the first run did).
+        for e in self.eigens.drain(n..).rev() {
             if let Some(s) = e.sym {
                 self.sym_birth[s.0 as usize] = 0;
                 self.free_syms.entry(e.name).or_default().push(s);
