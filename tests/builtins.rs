@@ -56,6 +56,22 @@ fn write_prints_terms_as_answers_print_them() {
 }
 
 #[test]
+fn write_renames_a_bound_name_that_would_capture_a_free_one() {
+    assert_eq!(
+        run("X = (forall y \\ f y Z), Z = y, write X, nl, write_raw X, nl").1,
+        "forall y2 \\ f y2 y\n('forall' y2 (f y2 y))\n"
+    );
+    assert_eq!(
+        run("X = (forall x \\ forall x \\ p x), write X, nl, write_raw X, nl").1,
+        "forall x \\ forall x \\ p x\n('forall' x ('forall' x (p x)))\n"
+    );
+    assert_eq!(
+        run("X = (forall y \\ forall y2 \\ f y y2 Z), Z = y, write_raw X").1,
+        "('forall' y2 ('forall' y22 (f y2 y22 y)))"
+    );
+}
+
+#[test]
 fn write_sans_drops_quotes() {
     assert_eq!(
         run("write_sans (f \"s\" 'A b' X), nl"),
