@@ -61,6 +61,30 @@ pub fn plain_name(s: &str) -> bool {
     chars.all(is_ident_char) && !KEYWORDS.contains(&s)
 }
 
+/// Whether a name can be written as a variable is: an upper-case letter
+/// or `_`, then letters, digits and `_` (not `_` alone, not a keyword).
+fn plain_var(s: &str) -> bool {
+    use crate::syntax::lexer::is_ident_char;
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c == '_' || (c.is_alphabetic() && c.is_uppercase()) => {}
+        _ => return false,
+    }
+    s != "_" && chars.all(is_ident_char) && !KEYWORDS.contains(&s)
+}
+
+/// Write the name of a binder (`x` in `forall x \ p x`): as written when
+/// it reads back as a name or a variable (either may be bound: `forall x`,
+/// `exists X`), quoted as [`quote_name`] quotes otherwise
+/// (`forall 'my pred' \ 'my pred' a`).
+pub fn quote_bound(s: &str) -> String {
+    if plain_var(s) {
+        s.to_string()
+    } else {
+        quote_name(s)
+    }
+}
+
 /// Write a name, quoted if needed.
 pub fn quote_name(s: &str) -> String {
     if plain_name(s) {
@@ -352,7 +376,7 @@ impl<'m> Printer<'m> {
                                 if let Cell::Bound(id) = self.m.store.deref(arg(0)) {
                                     let name = self.bound_name(id, arg(1));
                                     out.push(' ');
-                                    out.push_str(&name);
+                                    out.push_str(&self.bound_quoted(&name));
                                     self.scope.borrow_mut().push((id, name));
                                     stack.push(Item::Text(")"));
                                     stack.push(Item::Leave);
@@ -526,6 +550,16 @@ impl<'m> Printer<'m> {
         n
     }
 
+    /// A bound name's text as printed: quoted if needed ([`quote_bound`]),
+    /// unless this printer leaves names unquoted.
+    fn bound_quoted(&self, text: &str) -> String {
+        if self.quote {
+            quote_bound(text)
+        } else {
+            text.to_string()
+        }
+    }
+
     fn name(&self, s: SymId) -> String {
         let text = self.m.symbols.name(s);
         if self.quote {
@@ -559,8 +593,15 @@ impl<'m> Printer<'m> {
                     out.push_str(text);
                 }
             }
-            Cell::Eigen(e) => out.push_str(&self.eigen_text(e)),
-            Cell::Bound(id) => out.push_str(&self.bound_text(id)),
+            Cell::Eigen(e) => {
+                let text = self.eigen_text(e);
+                if self.quote {
+                    out.push_str(&quote_name(&text));
+                } else {
+                    out.push_str(&text);
+                }
+            }
+            Cell::Bound(id) => out.push_str(&self.bound_quoted(&self.bound_text(id))),
             Cell::Functor(f, _) => out.push_str(&self.name(f)),
             Cell::Struct(a) => {
                 let depth = self.depth.get();
@@ -622,7 +663,7 @@ impl<'m> Printer<'m> {
                 out.push_str(fname);
                 out.push(' ');
                 let name = self.bound_name(id, arg(1));
-                out.push_str(&name);
+                out.push_str(&self.bound_quoted(&name));
                 out.push_str(" \\ ");
                 self.scope.borrow_mut().push((id, name));
                 self.write(out, arg(1), 0);

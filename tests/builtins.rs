@@ -72,6 +72,22 @@ fn write_renames_a_bound_name_that_would_capture_a_free_one() {
 }
 
 #[test]
+fn write_quotes_a_bound_name_as_a_name_is_quoted() {
+    assert_eq!(
+        run("X = (forall 'my pred' \\ 'my pred' a), write X, nl, write_raw X, nl, write_sans X").1,
+        "forall 'my pred' \\ 'my pred' a\n('forall' 'my pred' ('$apply' 'my pred' a))\nforall my pred \\ my pred a"
+    );
+    assert_eq!(
+        run("X = (forall 'Abc' \\ f 'Abc'), write X, nl, write_raw X").1,
+        "forall Abc \\ f Abc\n('forall' Abc (f Abc))"
+    );
+    assert_eq!(
+        run("forall 'Abc' \\ (write 'Abc', nl, write_raw 'Abc', nl, write_sans 'Abc')").1,
+        "'Abc_0'\n'Abc_0'\nAbc_0"
+    );
+}
+
+#[test]
 fn write_sans_drops_quotes() {
     assert_eq!(
         run("write_sans (f \"s\" 'A b' X), nl"),

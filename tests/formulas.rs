@@ -805,6 +805,36 @@ fn a_printed_binder_does_not_capture_a_free_name() {
 }
 
 #[test]
+fn a_bound_name_is_quoted_when_it_reads_as_neither_name_nor_variable() {
+    let cases = [
+        (
+            "X = (forall 'my pred' \\ 'my pred' a)",
+            "X = (forall 'my pred' \\ 'my pred' a)",
+        ),
+        (
+            "X = (forall 'forall' \\ f 'forall')",
+            "X = (forall 'forall' \\ f 'forall')",
+        ),
+        (
+            "X = (forall 'MODULE' \\ f 'MODULE')",
+            "X = (forall 'MODULE' \\ f 'MODULE')",
+        ),
+        // A name that reads as a variable binds as one.
+        ("X = (forall 'Abc' \\ f 'Abc')", "X = (forall Abc \\ f Abc)"),
+        ("X = (exists 'x' \\ f x)", "X = (exists x \\ f x)"),
+        (
+            "X = (forall 'my pred' \\ f 'my pred' Z), Z = 'my pred'",
+            "X = (forall 'my pred2' \\ f 'my pred2' 'my pred'), Z = 'my pred'",
+        ),
+    ];
+    for (goal, want) in cases {
+        assert_eq!(answers("", goal), strs(&[want]), "{goal}");
+        let again = format!("{goal}, {want}");
+        assert_eq!(answers("", &again), strs(&[want]), "{again}");
+    }
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

@@ -203,11 +203,16 @@ fn write_term(
         Term::Int(i) if *i < 0 && nested => write!(f, "({i})"),
         Term::Int(i) => write!(f, "{i}"),
         Term::Str(s) => write!(f, "{s:?}"),
-        Term::Const { id, name } => write!(f, "{name}_{id}"),
-        Term::Bound { id, name } => match scope.iter().rev().find(|(b, _)| b == id) {
-            Some((_, text)) => write!(f, "{text}"),
-            None => write!(f, "{name}"),
-        },
+        Term::Const { id, name } => {
+            write!(f, "{}", crate::pretty::quote_name(&format!("{name}_{id}")))
+        }
+        Term::Bound { id, name } => {
+            let text = match scope.iter().rev().find(|(b, _)| b == id) {
+                Some((_, text)) => text,
+                None => name,
+            };
+            write!(f, "{}", crate::pretty::quote_bound(text))
+        }
         Term::Slot(s) => write!(f, "_S{s}"),
         Term::App(n, args) => {
             if nested {
@@ -223,7 +228,7 @@ fn write_term(
                 write!(f, "}}")?;
             } else if let Some((id, written, body)) = binder {
                 let name = bound_name(id, written, body, scope);
-                write!(f, "{n} {name} \\ ")?;
+                write!(f, "{n} {} \\ ", crate::pretty::quote_bound(&name))?;
                 scope.push((id, name));
                 let done = write_term(f, body, true, scope);
                 scope.pop();
@@ -320,6 +325,29 @@ mod tests {
             ],
         );
         assert_eq!(t.to_string(), "forall x \\ (forall x2 \\ (p x x2))");
+    }
+
+    #[test]
+    fn display_quotes_bound_names_and_constants_as_names_are_quoted() {
+        let bound = |name: &str| Term::Bound {
+            id: 1,
+            name: name.into(),
+        };
+        let t = Term::app(
+            "exists",
+            vec![bound("my pred"), Term::app("p", vec![bound("my pred")])],
+        );
+        assert_eq!(t.to_string(), "exists 'my pred' \\ (p 'my pred')");
+        let t = Term::app(
+            "exists",
+            vec![bound("Abc"), Term::app("p", vec![bound("Abc")])],
+        );
+        assert_eq!(t.to_string(), "exists Abc \\ (p Abc)");
+        let c = Term::Const {
+            id: 0,
+            name: "Abc".into(),
+        };
+        assert_eq!(Term::app("p", vec![c]).to_string(), "p 'Abc_0'");
     }
 
     #[test]
