@@ -8,13 +8,17 @@
 //! be given names for variables (the query's own names).  Lists are printed with a loop, not recursion, so long
 //! lists print at any length.
 //!
+//! A printed term reads back as itself: a binder's name is changed
+//! (`forall y2 \ f y2 y`) where the name written in it would capture a
+//! name free in its body (`Printer::bound_name`).
+//!
 //! Answers print in full.  Diagnostics print through [`Printer::message`],
 //! which caps a term at [`MESSAGE_DEPTH`] levels of nesting and about
 //! [`MESSAGE_CHARS`] characters: what lies deeper or further shows as
 //! `...`, so an error about a term a million levels deep stays readable.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::engine::Machine;
 use crate::term::{sym, Addr, Cell, SymId};
@@ -55,6 +59,30 @@ pub fn plain_name(s: &str) -> bool {
         _ => return false,
     }
     chars.all(is_ident_char) && !KEYWORDS.contains(&s)
+}
+
+/// Whether a name can be written as a variable is: an upper-case letter
+/// or `_`, then letters, digits and `_` (not `_` alone, not a keyword).
+fn plain_var(s: &str) -> bool {
+    use crate::syntax::lexer::is_ident_char;
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c == '_' || (c.is_alphabetic() && c.is_uppercase()) => {}
+        _ => return false,
+    }
+    s != "_" && chars.all(is_ident_char) && !KEYWORDS.contains(&s)
+}
+
+/// Write the name of a binder (`x` in `forall x \ p x`): as written when
+/// it reads back as a name or a variable (either may be bound: `forall x`,
+/// `exists X`), quoted as [`quote_name`] quotes otherwise
+/// (`forall 'my pred' \ 'my pred' a`).
+pub fn quote_bound(s: &str) -> String {
+    if plain_var(s) {
+        s.to_string()
+    } else {
+        quote_name(s)
+    }
 }
 
 /// Write a name, quoted if needed.
@@ -112,7 +140,7 @@ pub struct Printer<'m> {
     names: RefCell<HashMap<Addr, String>>,
     /// The names given so far (`names`' values, and reserved ones): no two
     /// variables print alike.
-    taken: RefCell<std::collections::HashSet<String>>,
+    taken: RefCell<HashSet<String>>,
     next: RefCell<u32>,
     quote: bool,
     /// `None` prints in full (answers, `write`).
@@ -122,6 +150,15 @@ pub struct Printer<'m> {
     traced: bool,
     /// The nesting of the subterm being printed (counted only with a cap).
     depth: std::cell::Cell<usize>,
+    /// The binders whose bodies are being printed, innermost last: each
+    /// binder's id and the text its bound name prints with (see
+    /// [`Self::bound_name`]).
+    scope: RefCell<Vec<(u32, String)>>,
+    /// The texts free in the body of the outermost binder being printed
+    /// (see [`Self::free_texts`]): a binder inside it whose name is none of
+    /// these, nor an enclosing binder's, keeps its name without a look at
+    /// its own body.
+    outer_texts: RefCell<HashSet<String>>,
 }
 
 impl<'m> Printer<'m> {
@@ -136,6 +173,8 @@ impl<'m> Printer<'m> {
             cap: None,
             traced: false,
             depth: std::cell::Cell::new(0),
+            scope: RefCell::new(Vec::new()),
+            outer_texts: RefCell::new(HashSet::new()),
         }
     }
 
@@ -166,6 +205,8 @@ impl<'m> Printer<'m> {
             }),
             traced: self.traced,
             depth: std::cell::Cell::new(0),
+            scope: RefCell::new(Vec::new()),
+            outer_texts: RefCell::new(HashSet::new()),
         };
         let mut out = p.term(c);
         // One name or string may run past the cap by itself.
@@ -233,6 +274,8 @@ impl<'m> Printer<'m> {
             cap: self.cap,
             traced: self.traced,
             depth: std::cell::Cell::new(0),
+            scope: RefCell::new(Vec::new()),
+            outer_texts: RefCell::new(HashSet::new()),
         }
     }
 
@@ -241,7 +284,7 @@ impl<'m> Printer<'m> {
     /// it numbered keeps its number here, and no other variable here gets
     /// that number.
     pub fn absorb(&self, fork: Printer<'m>, own: impl IntoIterator<Item = Cell>) {
-        let own: std::collections::HashSet<Addr> = own
+        let own: HashSet<Addr> = own
             .into_iter()
             .filter_map(|c| match self.m.store.deref(c) {
                 Cell::Ref(a) => Some(a),
@@ -298,27 +341,54 @@ impl<'m> Printer<'m> {
             cap: None,
             traced: self.traced,
             depth: std::cell::Cell::new(0),
+            scope: RefCell::new(Vec::new()),
+            outer_texts: RefCell::new(HashSet::new()),
         };
         p.term(c)
     }
 
-    /// Prefix form with every parenthesis (`write_raw`).
+    /// Prefix form with every parenthesis (`write_raw`).  A bound name
+    /// prints as in [`Self::term`], renamed where its binder's body has a
+    /// free name that prints alike.
     pub fn raw(&self, c: Cell) -> String {
+        enum Item {
+            Term(Cell),
+            Text(&'static str),
+            /// The end of a binder's body: its name leaves the scope.
+            Leave,
+        }
         let mut out = String::new();
-        let mut stack: Vec<Result<Cell, &'static str>> = vec![Ok(c)];
+        let mut stack = vec![Item::Term(c)];
         while let Some(item) = stack.pop() {
             match item {
-                Err(s) => out.push_str(s),
-                Ok(c) => {
+                Item::Text(s) => out.push_str(s),
+                Item::Leave => {
+                    self.scope.borrow_mut().pop();
+                }
+                Item::Term(c) => {
                     let c = self.m.store.deref(c);
                     match self.m.store.heap.functor(c) {
                         Some((f, n, a)) if n > 0 => {
                             out.push('(');
                             out.push_str(&quote_name(self.m.symbols.name(f)));
-                            stack.push(Err(")"));
+                            let arg = |i: u32| self.m.store.heap.get(Addr(a.0 + i));
+                            if n == 2 && f.is_binder() {
+                                if let Cell::Bound(id) = self.m.store.deref(arg(0)) {
+                                    let name = self.bound_name(id, arg(1));
+                                    out.push(' ');
+                                    out.push_str(&self.bound_quoted(&name));
+                                    self.scope.borrow_mut().push((id, name));
+                                    stack.push(Item::Text(")"));
+                                    stack.push(Item::Leave);
+                                    stack.push(Item::Term(arg(1)));
+                                    stack.push(Item::Text(" "));
+                                    continue;
+                                }
+                            }
+                            stack.push(Item::Text(")"));
                             for i in (0..n).rev() {
-                                stack.push(Ok(self.m.store.heap.get(Addr(a.0 + i))));
-                                stack.push(Err(" "));
+                                stack.push(Item::Term(arg(i)));
+                                stack.push(Item::Text(" "));
                             }
                         }
                         _ => self.write(&mut out, c, ATOMIC),
@@ -327,6 +397,129 @@ impl<'m> Printer<'m> {
             }
         }
         out
+    }
+
+    /// The name binder `id` was written with.
+    fn written_bound_name(&self, id: u32) -> String {
+        self.m
+            .binder_names
+            .get(id as usize)
+            .map_or("x".to_string(), |s| self.m.symbols.name(*s).to_string())
+    }
+
+    /// The text an occurrence of binder `id`'s name prints with: the one its
+    /// binder chose ([`Self::bound_name`]), or, outside its binder, the
+    /// name written.
+    fn bound_text(&self, id: u32) -> String {
+        let scope = self.scope.borrow();
+        match scope.iter().rev().find(|(b, _)| *b == id) {
+            Some((_, text)) => text.clone(),
+            None => self.written_bound_name(id),
+        }
+    }
+
+    /// The name binder `id`, whose body is `body`, prints with: the name
+    /// written, unless something free in the body prints alike (a name,
+    /// a variable, a fresh constant, an enclosing binder's name), which
+    /// the binder would capture when the text is read back; then the first
+    /// of `y2`, `y3`, ... that nothing free in the body prints as.  A
+    /// binder shadowing another of its name keeps it when its body does
+    /// not use the outer one: `forall x \ forall x \ p x`.
+    fn bound_name(&self, id: u32, body: Cell) -> String {
+        let written = self.written_bound_name(id);
+        let outermost = self.scope.borrow().is_empty();
+        let free = if outermost {
+            let free = self.free_texts(body, id);
+            self.outer_texts.replace(free.clone());
+            free
+        } else if !written.starts_with('_')
+            && !self.outer_texts.borrow().contains(&written)
+            && !self.scope.borrow().iter().any(|(_, t)| *t == written)
+        {
+            // Nothing in the outermost body prints so (a name starting
+            // with `_` might be a variable's not numbered yet).
+            return written;
+        } else {
+            self.free_texts(body, id)
+        };
+        let mut name = written.clone();
+        let mut k = 1;
+        while free.contains(&name) {
+            k += 1;
+            name = format!("{written}{k}");
+        }
+        name
+    }
+
+    /// The texts of what occurs free in `body`, the body of binder `id`:
+    /// names, variables, fresh constants and the names of binders around
+    /// it (as printed).  Unnumbered variables are numbered here, in the
+    /// order printing meets them, when the binder's name could read as
+    /// one (`_1`).
+    fn free_texts(&self, body: Cell, id: u32) -> HashSet<String> {
+        let m = self.m;
+        let written = self.written_bound_name(id);
+        let mut found = HashSet::new();
+        // Binders within the body: their names are not free in it.
+        let mut inner: HashSet<u32> = HashSet::new();
+        let mut stack = vec![body];
+        while let Some(c) = stack.pop() {
+            match m.store.deref(c) {
+                Cell::Ref(a) => {
+                    let named = self.names.borrow().get(&a).cloned();
+                    match named {
+                        Some(n) => {
+                            found.insert(n);
+                        }
+                        None if written.starts_with('_') => {
+                            found.insert(self.var_name(a));
+                        }
+                        None => {}
+                    }
+                }
+                Cell::Atom(s) | Cell::Functor(s, _) => {
+                    found.insert(m.symbols.name(s).to_string());
+                }
+                Cell::Eigen(e) => {
+                    found.insert(self.eigen_text(e));
+                }
+                Cell::Bound(b) if b != id && !inner.contains(&b) => {
+                    found.insert(self.bound_text(b));
+                }
+                Cell::Bound(_) | Cell::Int(_) | Cell::Str(_) => {}
+                Cell::Struct(a) => {
+                    let Cell::Functor(f, n) = m.store.heap.get(a) else {
+                        continue;
+                    };
+                    let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
+                    if n == 2 && f.is_binder() {
+                        if let Cell::Bound(b) = m.store.deref(arg(0)) {
+                            inner.insert(b);
+                            stack.push(arg(1));
+                            continue;
+                        }
+                    }
+                    found.insert(m.symbols.name(f).to_string());
+                    for i in (0..n).rev() {
+                        stack.push(arg(i));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The text of fresh constant `e`: `x_0`, its binder's name and its
+    /// number, unless a symbol prints so: then `x_0_` (and so on).
+    fn eigen_text(&self, e: u32) -> String {
+        let m = self.m;
+        let info = m.store.heap.eigens.get(e as usize);
+        let name = info.map_or("c", |i| m.symbols.name(i.name));
+        let mut text = format!("{name}_{e}");
+        while m.symbols.is_taken(&text) {
+            text.push('_');
+        }
+        text
     }
 
     fn var_name(&self, a: Addr) -> String {
@@ -355,6 +548,16 @@ impl<'m> Printer<'m> {
         taken.insert(n.clone());
         self.names.borrow_mut().insert(a, n.clone());
         n
+    }
+
+    /// A bound name's text as printed: quoted if needed ([`quote_bound`]),
+    /// unless this printer leaves names unquoted.
+    fn bound_quoted(&self, text: &str) -> String {
+        if self.quote {
+            quote_bound(text)
+        } else {
+            text.to_string()
+        }
     }
 
     fn name(&self, s: SymId) -> String {
@@ -391,22 +594,14 @@ impl<'m> Printer<'m> {
                 }
             }
             Cell::Eigen(e) => {
-                let info = m.store.heap.eigens.get(e as usize);
-                let name = info.map_or("c", |i| m.symbols.name(i.name));
-                // `x_0`, unless a symbol prints so: then `x_0_` (and so on).
-                let mut text = format!("{name}_{e}");
-                while m.symbols.is_taken(&text) {
-                    text.push('_');
+                let text = self.eigen_text(e);
+                if self.quote {
+                    out.push_str(&quote_name(&text));
+                } else {
+                    out.push_str(&text);
                 }
-                out.push_str(&text);
             }
-            Cell::Bound(id) => {
-                let name = m
-                    .binder_names
-                    .get(id as usize)
-                    .map_or("x".to_string(), |s| m.symbols.name(*s).to_string());
-                out.push_str(&name);
-            }
+            Cell::Bound(id) => out.push_str(&self.bound_quoted(&self.bound_text(id))),
             Cell::Functor(f, _) => out.push_str(&self.name(f)),
             Cell::Struct(a) => {
                 let depth = self.depth.get();
@@ -460,16 +655,19 @@ impl<'m> Printer<'m> {
             return;
         }
         if (f == sym::FORALL || f == sym::EXISTS) && n == 2 {
-            if let Cell::Bound(_) = m.store.deref(arg(0)) {
+            if let Cell::Bound(id) = m.store.deref(arg(0)) {
                 let open = prec > 0;
                 if open {
                     out.push('(');
                 }
                 out.push_str(fname);
                 out.push(' ');
-                self.write(out, arg(0), ATOMIC);
+                let name = self.bound_name(id, arg(1));
+                out.push_str(&self.bound_quoted(&name));
                 out.push_str(" \\ ");
+                self.scope.borrow_mut().push((id, name));
                 self.write(out, arg(1), 0);
+                self.scope.borrow_mut().pop();
                 if open {
                     out.push(')');
                 }

@@ -758,7 +758,9 @@ impl Session {
     /// nothing can provide (see [`crate::logic::warnings::goal_check`]),
     /// judged with the running context, the goal's own assumptions and the
     /// modules it names.  `names` gives the predicate names a misspelling
-    /// may mean.
+    /// may mean; of those, the texts fresh symbols print with (a `LOCAL`
+    /// name's or a `forall` constant's, `p_1`) are never offered, as typing
+    /// one names another symbol.
     ///
     /// ```
     /// let mut s = lolli::Session::new();
@@ -787,11 +789,16 @@ impl Session {
                 .into_iter()
                 .any(|sym| m.ctx.arities(sym).contains(&arity))
         };
+        let typeable = || {
+            let mut found = names();
+            found.retain(|n| !m.symbols.is_fresh_text(n));
+            found
+        };
         crate::logic::warnings::goal_check(
             &p.ast,
             p.file,
             &context,
-            names,
+            &typeable,
             &local,
             &mut self.module_reader(),
         )

@@ -56,6 +56,38 @@ fn write_prints_terms_as_answers_print_them() {
 }
 
 #[test]
+fn write_renames_a_bound_name_that_would_capture_a_free_one() {
+    assert_eq!(
+        run("X = (forall y \\ f y Z), Z = y, write X, nl, write_raw X, nl").1,
+        "forall y2 \\ f y2 y\n('forall' y2 (f y2 y))\n"
+    );
+    assert_eq!(
+        run("X = (forall x \\ forall x \\ p x), write X, nl, write_raw X, nl").1,
+        "forall x \\ forall x \\ p x\n('forall' x ('forall' x (p x)))\n"
+    );
+    assert_eq!(
+        run("X = (forall y \\ forall y2 \\ f y y2 Z), Z = y, write_raw X").1,
+        "('forall' y2 ('forall' y22 (f y2 y22 y)))"
+    );
+}
+
+#[test]
+fn write_quotes_a_bound_name_as_a_name_is_quoted() {
+    assert_eq!(
+        run("X = (forall 'my pred' \\ 'my pred' a), write X, nl, write_raw X, nl, write_sans X").1,
+        "forall 'my pred' \\ 'my pred' a\n('forall' 'my pred' ('$apply' 'my pred' a))\nforall my pred \\ my pred a"
+    );
+    assert_eq!(
+        run("X = (forall 'Abc' \\ f 'Abc'), write X, nl, write_raw X").1,
+        "forall Abc \\ f Abc\n('forall' Abc (f Abc))"
+    );
+    assert_eq!(
+        run("forall 'Abc' \\ (write 'Abc', nl, write_raw 'Abc', nl, write_sans 'Abc')").1,
+        "'Abc_0'\n'Abc_0'\nAbc_0"
+    );
+}
+
+#[test]
 fn write_sans_drops_quotes() {
     assert_eq!(
         run("write_sans (f \"s\" 'A b' X), nl"),

@@ -757,6 +757,93 @@ fn binder_terms_unify_up_to_the_names_they_bind() {
 }
 
 #[test]
+fn a_printed_binder_does_not_capture_a_free_name() {
+    // A bound name prints as written unless something free in the body
+    // (a name, a variable, an enclosing binder's name) prints alike; then
+    // it gets a number, as a clause's variable does (`N2`), so the answer
+    // line reads back as the same term.
+    let cases = [
+        (
+            "X = (forall y \\ f y Z), Z = y",
+            "X = (forall y2 \\ f y2 y), Z = y",
+        ),
+        (
+            "X = (forall x \\ forall x \\ p x)",
+            "X = (forall x \\ forall x \\ p x)",
+        ),
+        (
+            "X = (forall y \\ forall y \\ f y Z), Z = y",
+            "X = (forall y2 \\ forall y2 \\ f y2 y), Z = y",
+        ),
+        (
+            "X = (forall x \\ forall y \\ p x y Z), Z = y",
+            "X = (forall x \\ forall y2 \\ p x y2 y), Z = y",
+        ),
+        (
+            "X = (forall y \\ forall y2 \\ f y y2 Z), Z = y",
+            "X = (forall y2 \\ forall y22 \\ f y2 y22 y), Z = y",
+        ),
+        (
+            "X = (forall y \\ f y y2 Z), Z = y",
+            "X = (forall y3 \\ f y3 y2 y), Z = y",
+        ),
+        (
+            "Y = (exists X \\ p X W), W = f X",
+            "Y = (exists X2 \\ p X2 (f X)), W = f X",
+        ),
+        (
+            "Y = (exists X \\ p X A X2), A = f X",
+            "Y = (exists X3 \\ p X3 (f X) X2), A = f X",
+        ),
+        ("X = f (forall x \\ p x) x", "X = f (forall x \\ p x) x"),
+    ];
+    for (goal, want) in cases {
+        assert_eq!(answers("", goal), strs(&[want]), "{goal}");
+        // The answer read back as a goal holds of the same values.
+        let again = format!("{goal}, {want}");
+        assert_eq!(answers("", &again), strs(&[want]), "{again}");
+    }
+    // Printed as before, the first value was another term.
+    assert_eq!(
+        answers(
+            "",
+            "X = (forall y \\ f y Z), Z = y, X = (forall w \\ f w w)"
+        ),
+        yes(0)
+    );
+}
+
+#[test]
+fn a_bound_name_is_quoted_when_it_reads_as_neither_name_nor_variable() {
+    let cases = [
+        (
+            "X = (forall 'my pred' \\ 'my pred' a)",
+            "X = (forall 'my pred' \\ 'my pred' a)",
+        ),
+        (
+            "X = (forall 'forall' \\ f 'forall')",
+            "X = (forall 'forall' \\ f 'forall')",
+        ),
+        (
+            "X = (forall 'MODULE' \\ f 'MODULE')",
+            "X = (forall 'MODULE' \\ f 'MODULE')",
+        ),
+        // A name that reads as a variable binds as one.
+        ("X = (forall 'Abc' \\ f 'Abc')", "X = (forall Abc \\ f Abc)"),
+        ("X = (exists 'x' \\ f x)", "X = (exists x \\ f x)"),
+        (
+            "X = (forall 'my pred' \\ f 'my pred' Z), Z = 'my pred'",
+            "X = (forall 'my pred2' \\ f 'my pred2' 'my pred'), Z = 'my pred'",
+        ),
+    ];
+    for (goal, want) in cases {
+        assert_eq!(answers("", goal), strs(&[want]), "{goal}");
+        let again = format!("{goal}, {want}");
+        assert_eq!(answers("", &again), strs(&[want]), "{again}");
+    }
+}
+
+#[test]
 fn a_recursion_a_million_deep_does_not_overflow() {
     let program = "loop 0.\nloop N :- N > 0, M is N - 1, loop M.\n";
     assert_eq!(answers(program, "loop 1000000"), yes(1));

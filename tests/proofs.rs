@@ -300,6 +300,60 @@ fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
 }
 
 #[test]
+fn a_proof_renames_a_bound_name_that_would_capture_a_free_one() {
+    // The `rv` in the list is the global constant, not the bound one.
+    let mut s = session();
+    s.load_str(
+        "rev.lolli",
+        "reverse L K :- forall rv \\ ((forall X \\ forall M \\ forall N \\\n\
+         \x20   (rv (X :: M) N :- rv M (X :: N))) => (rv nil K -o rv L nil)).\n",
+    )
+    .unwrap();
+    let ps = proofs(&mut s, "reverse (rv :: nil) K", 9);
+    assert_eq!(ps.len(), 1);
+    ps[0].1.check().unwrap();
+    let forall = &ps[0].1.root.children[0];
+    assert_eq!(
+        print_tree::line(forall),
+        "forall forall rv2 \\ (forall X \\ forall M \\ forall N \\ rv2 (X :: M) N :- rv2 M (X :: N)) \
+         => rv2 nil (rv :: nil) -o rv2 (rv :: nil) nil   fresh: rv_1"
+    );
+    // The checker's form of a term (`Display`) chooses alike.
+    assert_eq!(
+        forall.goal.to_string(),
+        "forall rv2 \\ ((forall X \\ (forall M \\ (forall N \\ \
+         (('$apply' rv2 (X :: M) N) :- ('$apply' rv2 M (X :: N)))))) \
+         => (('$apply' rv2 nil (rv :: nil)) -o ('$apply' rv2 (rv :: nil) nil)))"
+    );
+}
+
+#[test]
+fn a_proof_quotes_bound_names_and_fresh_constants_as_names_are_quoted() {
+    let ps = check_all("forall 'my pred' \\ ('my pred' a -o 'my pred' a)", 1);
+    assert_eq!(
+        print_tree::tree(&ps[0]),
+        "forall forall 'my pred' \\ 'my pred' a -o 'my pred' a   fresh: 'my pred_1'\n\
+         \x20 lolli 'my pred_1' a -o 'my pred_1' a   assumed: 'my pred_1' a\n\
+         \x20   atom 'my pred_1' a   consumed: 'my pred_1' a\n"
+    );
+    assert_eq!(
+        ps[0].root.goal.to_string(),
+        "forall 'my pred' \\ (('$apply' 'my pred' a) -o ('$apply' 'my pred' a))"
+    );
+    let ps = check_all("forall 'Abc' \\ (p 'Abc' -o p 'Abc')", 1);
+    assert_eq!(
+        print_tree::tree(&ps[0]),
+        "forall forall Abc \\ p Abc -o p Abc   fresh: 'Abc_0'\n\
+         \x20 lolli p 'Abc_0' -o p 'Abc_0'   assumed: p 'Abc_0'\n\
+         \x20   atom p 'Abc_0'   consumed: p 'Abc_0'\n"
+    );
+    assert_eq!(
+        ps[0].root.children[0].goal.to_string(),
+        "(p 'Abc_0') -o (p 'Abc_0')"
+    );
+}
+
+#[test]
 fn latex_and_dot_of_a_small_proof() {
     let ps = proofs(&mut session(), "a -o b -o (a , b)", 9);
     let p = &ps[0].1;

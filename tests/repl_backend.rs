@@ -1487,3 +1487,35 @@ fn limits_stop_a_search_that_returns_every_few_steps() {
     assert!((1000..1000 + 4096).contains(&streamed), "{streamed}");
     assert_eq!(*answers.borrow(), streamed);
 }
+
+#[test]
+fn the_unknown_predicate_hint_never_offers_a_fresh_symbol() {
+    // `pred_1_` is how the `forall` constant prints once `pred_1` is a
+    // name (LANGUAGE.md, section 2); typed, it names another constant.
+    let (mut b, _) = backend(&[], Answers::Ask);
+    assert_eq!(
+        b.input("forall pred \\ (pred a => top)."),
+        reply(vec![Output::Opened(1)], Next::Goal)
+    );
+    for name in ["pred_1", "pred_1_"] {
+        let r = b.input(&format!("{name} a."));
+        let [Output::Warning(w), Output::No] = r.outputs.as_slice() else {
+            panic!("{r:?}");
+        };
+        let bar = "^".repeat(name.len() + 2);
+        assert_eq!(
+            *w,
+            format!(
+                "warning[W002]: `{name}` is called with 1 argument, but nothing defines it\n\
+                 \x20 ┌─ <goal>:1:1\n\
+                 \x20 │\n\
+                 1 │ {name} a.\n\
+                 \x20 │ {bar}\n\
+                 \x20 │\n\
+                 \x20 = no clause of the program or the context, no module and no assumption \
+                 of the goal has a head `{name}` with 1 argument, and it is not a built-in: \
+                 the call fails\n\n"
+            )
+        );
+    }
+}

@@ -190,6 +190,27 @@ fn follow_modules(facts: &mut Facts, read_module: &mut dyn FnMut(&str) -> Option
 
 // ------------------------------------------------------------------ scanning
 
+/// The binders around a term in the walk: an index into [`Scopes`], or
+/// `None` at the top of a clause or goal.
+type Scope = Option<usize>;
+
+/// The binders met in the walk of one clause or goal, as linked lists in
+/// an arena: each with its bound name and the binder around it.
+type Scopes<'t> = Vec<(&'t str, Scope)>;
+
+/// Whether `name` is bound by a `forall` / `exists` of `scope`: then it
+/// names a local predicate in the binder's body, not the built-in or
+/// connective spelled so (`forall not \\ (not a => not a)` calls no `a`).
+fn is_bound(scopes: &Scopes<'_>, mut scope: Scope, name: &str) -> bool {
+    while let Some(i) = scope {
+        if scopes[i].0 == name {
+            return true;
+        }
+        scope = scopes[i].1;
+    }
+    false
+}
+
 /// What a term stands for in the walk.
 enum Role<'t> {
     /// A goal to prove.
@@ -225,23 +246,36 @@ fn atom(t: &Term) -> Option<(&str, &[Term])> {
 }
 
 /// Scan one top-level clause and record its summary.
-fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
+fn scan<'t>(
+    root: Role<'t>,
+    file: Option<FileId>,
+    facts: &mut Facts,
+    work: &mut Vec<(Role<'t>, Scope)>,
+) {
     let starts = (facts.heads.len(), facts.calls.len(), facts.effects.len());
+    let mut scopes: Scopes<'t> = Vec::new();
     work.clear();
-    work.push(root);
-    while let Some(role) = work.pop() {
+    work.push((root, None));
+    while let Some((role, scope)) = work.pop() {
+        let mut walk = Walk {
+            file,
+            facts: &mut *facts,
+            work: &mut *work,
+            scopes: &mut scopes,
+            scope,
+        };
         match role {
-            Role::Goal(t) => goal(t, file, facts, work),
-            Role::Clause(t) => clause(t, file, facts, work),
+            Role::Goal(t) => walk.goal(t),
+            Role::Clause(t) => walk.clause(t),
             Role::Assumed(t) => match &t.kind {
                 TermKind::Var(_) | TermKind::Wildcard => facts.open_world = true,
-                _ => match atom(t) {
+                _ => match atom(t).filter(|(n, _)| !is_bound(&scopes, scope, n)) {
                     Some((",", [a, b])) => {
-                        work.push(Role::Assumed(b));
-                        work.push(Role::Assumed(a));
+                        work.push((Role::Assumed(b), scope));
+                        work.push((Role::Assumed(a), scope));
                     }
-                    Some(("{}", [a])) => work.push(Role::Assumed(a)),
-                    _ => work.push(Role::Clause(t)),
+                    Some(("{}", [a])) => work.push((Role::Assumed(a), scope)),
+                    _ => work.push((Role::Clause(t), scope)),
                 },
             },
             Role::Data(t) => match &t.kind {
@@ -250,13 +284,13 @@ fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts, work: &mut 
                         let n = facts.names.id(n);
                         facts.data.insert((n, args.len() as u32));
                     }
-                    work.extend(args.iter().map(Role::Data));
+                    work.extend(args.iter().map(|a| (Role::Data(a), scope)));
                 }
                 TermKind::Name(n) => {
                     let n = facts.names.id(n);
                     facts.data.insert((n, 0));
                 }
-                TermKind::Binder(_, _, _, body) => work.push(Role::Data(body)),
+                TermKind::Binder(_, _, _, body) => work.push((Role::Data(body), scope)),
                 _ => {}
             },
         }
@@ -268,128 +302,183 @@ fn scan<'t>(root: Role<'t>, file: Option<FileId>, facts: &mut Facts, work: &mut 
     });
 }
 
-fn goal<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
-    if let TermKind::Binder(_, _, _, body) = &t.kind {
-        work.push(Role::Goal(body));
-        return;
-    }
-    let Some((name, args)) = atom(t) else {
-        // A variable (called at run time), a number or a string.  (A goal
-        // variable is not followed by the `MEMO` checks: in the
-        // continuation-passing style of Lolli programs nearly every
-        // predicate calls one, and what it holds is known only at run
-        // time; LANGUAGE.md section 10 says so.)
-        return;
-    };
-    match (name, args) {
-        ("," | "&" | ";", [a, b]) => {
-            work.push(Role::Goal(b));
-            work.push(Role::Goal(a));
-        }
-        ("-o" | "=>", [d, g]) | (":-" | "<=", [g, d]) => {
-            work.push(Role::Goal(g));
-            work.push(Role::Assumed(d));
-        }
-        ("--o", [m, g]) => {
-            module(m, facts);
-            work.push(Role::Goal(g));
-        }
-        ("{}", [g]) => work.push(Role::Goal(g)),
-        ("->", [c, a, b]) => {
-            work.push(Role::Goal(b));
-            work.push(Role::Goal(a));
-            work.push(Role::Goal(c));
-        }
-        ("telling" | "seeing", [f, g]) => {
-            let e = facts.names.id(name);
-            facts.effects.push(e);
-            work.push(Role::Goal(g));
-            work.push(Role::Data(f));
-        }
-        ("timing", [g, v]) => {
-            let e = facts.names.id(name);
-            facts.effects.push(e);
-            work.push(Role::Data(v));
-            work.push(Role::Goal(g));
-        }
-        ("load", [m]) => {
-            let e = facts.names.id(name);
-            facts.effects.push(e);
-            module(m, facts)
-        }
-        _ => {
-            let arity = args.len() as u32;
-            if let Some(b) = Builtin::lookup(name, arity) {
-                if b.has_side_effects() {
-                    let e = facts.names.id(name);
-                    facts.effects.push(e);
-                }
-                // `not G`, `findall T G L`, ...: what G calls is called.
-                for (i, a) in args.iter().enumerate() {
-                    work.push(if b.goal_args().contains(&i) {
-                        Role::Goal(a)
-                    } else {
-                        Role::Data(a)
-                    });
-                }
-                return;
-            }
-            work.extend(args.iter().map(Role::Data));
-            if is_connective(name, arity) {
-                return;
-            }
-            let n = facts.names.id(name);
-            facts.calls.push(n);
-            facts.uses.push(Use {
-                pred: (n, arity),
-                file,
-                span: t.span.clone(),
-                call: true,
-            });
-        }
-    }
+/// One step of [`scan`]'s walk: the term's file, what the walk found so
+/// far and has still to do, and the binders around the term.
+struct Walk<'w, 't> {
+    file: Option<FileId>,
+    facts: &'w mut Facts,
+    work: &'w mut Vec<(Role<'t>, Scope)>,
+    scopes: &'w mut Scopes<'t>,
+    scope: Scope,
 }
 
-fn clause<'t>(t: &'t Term, file: Option<FileId>, facts: &mut Facts, work: &mut Vec<Role<'t>>) {
-    match &t.kind {
-        TermKind::Binder(_, _, _, body) => {
-            work.push(Role::Clause(body));
-            return;
-        }
-        TermKind::Var(_) | TermKind::Wildcard => {
-            facts.open_world = true;
-            return;
-        }
-        _ => {}
+impl<'t> Walk<'_, 't> {
+    /// Walk `role` later, among the binders around this term.
+    fn push(&mut self, role: Role<'t>) {
+        self.work.push((role, self.scope));
     }
-    let Some((name, args)) = atom(t) else {
-        // A head applied through a variable (`P X`) or not a clause at all:
-        // the loader reports the latter.
-        facts.open_world = true;
-        return;
-    };
-    match (name, args) {
-        ("&", [a, b]) => {
-            work.push(Role::Clause(b));
-            work.push(Role::Clause(a));
+
+    /// Walk the body of the binder of `x` later, with `x` bound in it.
+    fn push_body(&mut self, x: &'t str, body: Role<'t>) {
+        self.scopes.push((x, self.scope));
+        let inner = Some(self.scopes.len() - 1);
+        self.work.push((body, inner));
+    }
+
+    /// The name and arguments of `t` when it is an atom whose name is not
+    /// bound around it: a bound name is a local predicate's, which no
+    /// built-in, connective or special form spells.
+    fn free_atom(&self, t: &'t Term) -> Option<(&'t str, &'t [Term])> {
+        atom(t).filter(|(n, _)| !is_bound(self.scopes, self.scope, n))
+    }
+
+    fn goal(&mut self, t: &'t Term) {
+        if let TermKind::Binder(_, x, _, body) = &t.kind {
+            self.push_body(x, Role::Goal(body));
+            return;
         }
-        (":-" | "<=", [r, g]) | ("-o" | "=>", [g, r]) => {
-            work.push(Role::Goal(g));
-            work.push(Role::Clause(r));
+        let Some((name, args)) = atom(t) else {
+            // A variable (called at run time), a number or a string.  (A goal
+            // variable is not followed by the `MEMO` checks: in the
+            // continuation-passing style of Lolli programs nearly every
+            // predicate calls one, and what it holds is known only at run
+            // time; LANGUAGE.md section 10 says so.)
+            return;
+        };
+        let arity = args.len() as u32;
+        if self.free_atom(t).is_none() {
+            // A call of a local predicate (`forall p \ p a`).  One spelled
+            // as a built-in or a connective is not recorded: the checks
+            // below would read it as that built-in's.
+            self.work
+                .extend(args.iter().map(|a| (Role::Data(a), self.scope)));
+            if Builtin::lookup(name, arity).is_none()
+                && !is_connective(name, arity)
+                && !Builtin::ALL.iter().any(|&(b, _)| b == name)
+            {
+                self.call(name, arity, t);
+            }
+            return;
         }
-        ("true", []) => {}
-        _ => {
-            let n = facts.names.id(name);
-            let pred = (n, args.len() as u32);
-            work.extend(args.iter().map(Role::Data));
-            facts.heads.push(n);
-            facts.provided.insert(pred);
-            facts.uses.push(Use {
-                pred,
-                file,
-                span: t.span.clone(),
-                call: false,
-            });
+        match (name, args) {
+            ("," | "&" | ";", [a, b]) => {
+                self.push(Role::Goal(b));
+                self.push(Role::Goal(a));
+            }
+            ("-o" | "=>", [d, g]) | (":-" | "<=", [g, d]) => {
+                self.push(Role::Goal(g));
+                self.push(Role::Assumed(d));
+            }
+            ("--o", [m, g]) => {
+                module(m, self.facts);
+                self.push(Role::Goal(g));
+            }
+            ("{}", [g]) => self.push(Role::Goal(g)),
+            ("->", [c, a, b]) => {
+                self.push(Role::Goal(b));
+                self.push(Role::Goal(a));
+                self.push(Role::Goal(c));
+            }
+            ("telling" | "seeing", [f, g]) => {
+                let e = self.facts.names.id(name);
+                self.facts.effects.push(e);
+                self.push(Role::Goal(g));
+                self.push(Role::Data(f));
+            }
+            ("timing", [g, v]) => {
+                let e = self.facts.names.id(name);
+                self.facts.effects.push(e);
+                self.push(Role::Data(v));
+                self.push(Role::Goal(g));
+            }
+            ("load", [m]) => {
+                let e = self.facts.names.id(name);
+                self.facts.effects.push(e);
+                module(m, self.facts)
+            }
+            _ => {
+                if let Some(b) = Builtin::lookup(name, arity) {
+                    if b.has_side_effects() {
+                        let e = self.facts.names.id(name);
+                        self.facts.effects.push(e);
+                    }
+                    // `not G`, `findall T G L`, ...: what G calls is called.
+                    for (i, a) in args.iter().enumerate() {
+                        self.push(if b.goal_args().contains(&i) {
+                            Role::Goal(a)
+                        } else {
+                            Role::Data(a)
+                        });
+                    }
+                    return;
+                }
+                self.work
+                    .extend(args.iter().map(|a| (Role::Data(a), self.scope)));
+                if is_connective(name, arity) {
+                    return;
+                }
+                self.call(name, arity, t);
+            }
+        }
+    }
+
+    /// Record the call `t` of `name` with `arity` arguments.
+    fn call(&mut self, name: &str, arity: u32, t: &Term) {
+        let n = self.facts.names.id(name);
+        self.facts.calls.push(n);
+        self.facts.uses.push(Use {
+            pred: (n, arity),
+            file: self.file,
+            span: t.span.clone(),
+            call: true,
+        });
+    }
+
+    fn clause(&mut self, t: &'t Term) {
+        match &t.kind {
+            TermKind::Binder(_, x, _, body) => {
+                self.push_body(x, Role::Clause(body));
+                return;
+            }
+            TermKind::Var(_) | TermKind::Wildcard => {
+                self.facts.open_world = true;
+                return;
+            }
+            _ => {}
+        }
+        let Some((name, args)) = atom(t) else {
+            // A head applied through a variable (`P X`) or not a clause at all:
+            // the loader reports the latter.
+            self.facts.open_world = true;
+            return;
+        };
+        // A head named by a bound name is a local predicate's, whatever
+        // its spelling.
+        let connective = self.free_atom(t).map(|(n, _)| n);
+        match (connective, args) {
+            (Some("&"), [a, b]) => {
+                self.push(Role::Clause(b));
+                self.push(Role::Clause(a));
+            }
+            (Some(":-" | "<="), [r, g]) | (Some("-o" | "=>"), [g, r]) => {
+                self.push(Role::Goal(g));
+                self.push(Role::Clause(r));
+            }
+            (Some("true"), []) => {}
+            _ => {
+                let n = self.facts.names.id(name);
+                let pred = (n, args.len() as u32);
+                self.work
+                    .extend(args.iter().map(|a| (Role::Data(a), self.scope)));
+                self.facts.heads.push(n);
+                self.facts.provided.insert(pred);
+                self.facts.uses.push(Use {
+                    pred,
+                    file: self.file,
+                    span: t.span.clone(),
+                    call: false,
+                });
+            }
         }
     }
 }

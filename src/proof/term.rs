@@ -126,53 +126,137 @@ const INFIX: &[&str] = &[
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_term(f, self, false)
+        write_term(f, self, false, &mut Vec::new())
     }
 }
 
-/// Write `t`; `nested` asks for parentheses around compound terms.
-fn write_term(f: &mut fmt::Formatter<'_>, t: &Term, nested: bool) -> fmt::Result {
+/// The name of a binder: its name and, for an occurrence, its identity.
+fn bound_parts(t: &Term) -> Option<(u32, &str)> {
+    match t {
+        Term::Bound { id, name } => Some((*id, name)),
+        _ => None,
+    }
+}
+
+/// The name binder `id`, written `written`, prints with when its body is
+/// `body` and `scope` holds the binders around it (id and printed name,
+/// innermost last): the name written, unless something free in the body
+/// prints alike; then the first of `x2`, `x3`, ... that nothing does (as
+/// [`crate::pretty::Printer`] chooses).
+fn bound_name(id: u32, written: &str, body: &Term, scope: &[(u32, String)]) -> String {
+    fn free(
+        t: &Term,
+        id: u32,
+        scope: &[(u32, String)],
+        inner: &mut Vec<u32>,
+        out: &mut Vec<String>,
+    ) {
+        match t {
+            Term::Var(v) => out.push(format!("_G{v}")),
+            Term::Atom(n) => out.push(n.clone()),
+            Term::Const { id, name } => out.push(format!("{name}_{id}")),
+            Term::Bound { id: b, name } if *b != id && !inner.contains(b) => {
+                match scope.iter().rev().find(|(s, _)| s == b) {
+                    Some((_, text)) => out.push(text.clone()),
+                    None => out.push(name.clone()),
+                }
+            }
+            Term::Slot(s) => out.push(format!("_S{s}")),
+            Term::App(n, args) => {
+                if let (true, [x, body]) = (n == "forall" || n == "exists", &args[..]) {
+                    if let Some((b, _)) = bound_parts(x) {
+                        inner.push(b);
+                        free(body, id, scope, inner, out);
+                        return;
+                    }
+                }
+                out.push(n.clone());
+                for a in args {
+                    free(a, id, scope, inner, out);
+                }
+            }
+            Term::Bound { .. } | Term::Int(_) | Term::Str(_) => {}
+        }
+    }
+    let mut texts = Vec::new();
+    free(body, id, scope, &mut Vec::new(), &mut texts);
+    let mut name = written.to_string();
+    let mut k = 1;
+    while texts.contains(&name) {
+        k += 1;
+        name = format!("{written}{k}");
+    }
+    name
+}
+
+/// Write `t`; `nested` asks for parentheses around compound terms; `scope`
+/// holds the binders around `t` with the names they print with.
+fn write_term(
+    f: &mut fmt::Formatter<'_>,
+    t: &Term,
+    nested: bool,
+    scope: &mut Vec<(u32, String)>,
+) -> fmt::Result {
     match t {
         Term::Var(v) => write!(f, "_G{v}"),
         Term::Atom(n) => write!(f, "{}", crate::pretty::quote_name(n)),
         Term::Int(i) if *i < 0 && nested => write!(f, "({i})"),
         Term::Int(i) => write!(f, "{i}"),
         Term::Str(s) => write!(f, "{s:?}"),
-        Term::Const { id, name } => write!(f, "{name}_{id}"),
-        Term::Bound { name, .. } => write!(f, "{name}"),
+        Term::Const { id, name } => {
+            write!(f, "{}", crate::pretty::quote_name(&format!("{name}_{id}")))
+        }
+        Term::Bound { id, name } => {
+            let text = match scope.iter().rev().find(|(b, _)| b == id) {
+                Some((_, text)) => text,
+                None => name,
+            };
+            write!(f, "{}", crate::pretty::quote_bound(text))
+        }
         Term::Slot(s) => write!(f, "_S{s}"),
         Term::App(n, args) => {
             if nested {
                 write!(f, "(")?;
             }
+            let binder = match (n == "forall" || n == "exists", &args[..]) {
+                (true, [x, body]) => bound_parts(x).map(|(id, written)| (id, written, body)),
+                _ => None,
+            };
             if n == "{}" && args.len() == 1 {
                 write!(f, "{{")?;
-                write_term(f, &args[0], false)?;
+                write_term(f, &args[0], false, scope)?;
                 write!(f, "}}")?;
+            } else if let Some((id, written, body)) = binder {
+                let name = bound_name(id, written, body, scope);
+                write!(f, "{n} {} \\ ", crate::pretty::quote_bound(&name))?;
+                scope.push((id, name));
+                let done = write_term(f, body, true, scope);
+                scope.pop();
+                done?;
             } else if (n == "forall" || n == "exists") && args.len() == 2 {
                 write!(f, "{n} ")?;
-                write_term(f, &args[0], true)?;
+                write_term(f, &args[0], true, scope)?;
                 write!(f, " \\ ")?;
-                write_term(f, &args[1], true)?;
+                write_term(f, &args[1], true, scope)?;
             } else if n == "->" && args.len() == 3 {
-                write_term(f, &args[0], true)?;
+                write_term(f, &args[0], true, scope)?;
                 write!(f, " -> ")?;
-                write_term(f, &args[1], true)?;
+                write_term(f, &args[1], true, scope)?;
                 write!(f, " | ")?;
-                write_term(f, &args[2], true)?;
+                write_term(f, &args[2], true, scope)?;
             } else if args.len() == 2 && INFIX.contains(&n.as_str()) {
-                write_term(f, &args[0], true)?;
+                write_term(f, &args[0], true, scope)?;
                 if n == "," {
                     write!(f, ", ")?;
                 } else {
                     write!(f, " {n} ")?;
                 }
-                write_term(f, &args[1], true)?;
+                write_term(f, &args[1], true, scope)?;
             } else {
                 write!(f, "{}", crate::pretty::quote_name(n))?;
                 for a in args {
                     write!(f, " ")?;
-                    write_term(f, a, true)?;
+                    write_term(f, a, true, scope)?;
                 }
             }
             if nested {
@@ -201,6 +285,69 @@ mod tests {
             ],
         );
         assert_eq!(t.to_string(), "a -o (a, (s z))");
+    }
+
+    #[test]
+    fn display_renames_a_bound_name_that_would_capture_a_free_one() {
+        let bound = |id: u32, name: &str| Term::Bound {
+            id,
+            name: name.into(),
+        };
+        let t = Term::app(
+            "forall",
+            vec![bound(1, "y"), Term::app("f", vec![bound(1, "y"), a("y")])],
+        );
+        assert_eq!(t.to_string(), "forall y2 \\ (f y2 y)");
+        // An inner binder of the same name shadows the outer one where the
+        // outer one is not used, and is renamed where it is.
+        let t = Term::app(
+            "forall",
+            vec![
+                bound(1, "x"),
+                Term::app(
+                    "forall",
+                    vec![bound(2, "x"), Term::app("p", vec![bound(2, "x")])],
+                ),
+            ],
+        );
+        assert_eq!(t.to_string(), "forall x \\ (forall x \\ (p x))");
+        let t = Term::app(
+            "forall",
+            vec![
+                bound(1, "x"),
+                Term::app(
+                    "forall",
+                    vec![
+                        bound(2, "x"),
+                        Term::app("p", vec![bound(1, "x"), bound(2, "x")]),
+                    ],
+                ),
+            ],
+        );
+        assert_eq!(t.to_string(), "forall x \\ (forall x2 \\ (p x x2))");
+    }
+
+    #[test]
+    fn display_quotes_bound_names_and_constants_as_names_are_quoted() {
+        let bound = |name: &str| Term::Bound {
+            id: 1,
+            name: name.into(),
+        };
+        let t = Term::app(
+            "exists",
+            vec![bound("my pred"), Term::app("p", vec![bound("my pred")])],
+        );
+        assert_eq!(t.to_string(), "exists 'my pred' \\ (p 'my pred')");
+        let t = Term::app(
+            "exists",
+            vec![bound("Abc"), Term::app("p", vec![bound("Abc")])],
+        );
+        assert_eq!(t.to_string(), "exists Abc \\ (p Abc)");
+        let c = Term::Const {
+            id: 0,
+            name: "Abc".into(),
+        };
+        assert_eq!(Term::app("p", vec![c]).to_string(), "p 'Abc_0'");
     }
 
     #[test]

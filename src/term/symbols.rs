@@ -182,6 +182,12 @@ impl Symbols {
         self.name_ids.contains_key(text) || self.fresh_ids.contains_key(text)
     }
 
+    /// Whether a fresh symbol ([`Self::fresh`], [`Self::fresh_constant`])
+    /// prints as `text`: typed, the text names another symbol.
+    pub fn is_fresh_text(&self, text: &str) -> bool {
+        self.fresh_ids.contains_key(text)
+    }
+
     /// A new symbol that no text interns to: a module's `LOCAL` name for one
     /// loading of the module.  It prints as `name_N`, with the first `N`
     /// that no other symbol prints as (see the module's invariants).
