@@ -255,6 +255,14 @@ fn json_with_bindings_files_erase_and_witness() {
     );
 }
 
+/// A session with programs/reverse.lolli (a predicate local to a goal).
+fn reverse_session() -> Session {
+    let mut s = session();
+    s.load_file(program("reverse.lolli"))
+        .expect("reverse.lolli loads");
+    s
+}
+
 #[test]
 fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
     // The constant is a symbol (the context finds clauses by symbol); the
@@ -267,13 +275,7 @@ fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
         let ps = check_all(goal, 1);
         assert_eq!(ps[0].root.rule, RuleName::Forall, "{goal}");
     }
-    let mut s = session();
-    s.load_str(
-        "rev.lolli",
-        "reverse L K :- forall rv \\ ((forall X \\ forall M \\ forall N \\\n\
-         \x20   (rv (X :: M) N :- rv M (X :: N))) => (rv nil K -o rv L nil)).\n",
-    )
-    .unwrap();
+    let mut s = reverse_session();
     let ps = proofs(&mut s, "reverse (a :: b :: nil) K", 9);
     assert_eq!(ps.len(), 1);
     assert_eq!(ps[0].0, [("K".to_string(), "b :: a :: nil".to_string())]);
@@ -302,13 +304,7 @@ fn a_forall_constant_that_names_a_predicate_is_checked_as_fresh() {
 #[test]
 fn a_proof_renames_a_bound_name_that_would_capture_a_free_one() {
     // The `rv` in the list is the global constant, not the bound one.
-    let mut s = session();
-    s.load_str(
-        "rev.lolli",
-        "reverse L K :- forall rv \\ ((forall X \\ forall M \\ forall N \\\n\
-         \x20   (rv (X :: M) N :- rv M (X :: N))) => (rv nil K -o rv L nil)).\n",
-    )
-    .unwrap();
+    let mut s = reverse_session();
     let ps = proofs(&mut s, "reverse (rv :: nil) K", 9);
     assert_eq!(ps.len(), 1);
     ps[0].1.check().unwrap();

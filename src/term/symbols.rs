@@ -29,22 +29,31 @@ impl SymId {
     /// infix operator (`=` `is` `+` `::` ...) of the grammar: a functor
     /// written as an operator, never as a name.
     pub fn is_operator(self) -> bool {
+        self.is_term_operator()
+            || matches!(
+                self,
+                sym::COMMA
+                    | sym::WITH
+                    | sym::SEMI
+                    | sym::LOLLI
+                    | sym::IMP
+                    | sym::NECK
+                    | sym::RIMP
+                    | sym::DCG
+                    | sym::LOAD
+                    | sym::BANG
+                    | sym::GUARD
+                    | sym::FORALL
+                    | sym::EXISTS
+            )
+    }
+
+    /// Whether this is an infix operator of terms (`=` `is` `+` `::` ...),
+    /// all of which bind tighter than the connectives (LANGUAGE.md §2).
+    pub fn is_term_operator(self) -> bool {
         matches!(
             self,
-            sym::COMMA
-                | sym::WITH
-                | sym::SEMI
-                | sym::LOLLI
-                | sym::IMP
-                | sym::NECK
-                | sym::RIMP
-                | sym::DCG
-                | sym::LOAD
-                | sym::BANG
-                | sym::GUARD
-                | sym::FORALL
-                | sym::EXISTS
-                | sym::CONS
+            sym::CONS
                 | sym::EQ
                 | sym::ARITH_EQ
                 | sym::ARITH_NE

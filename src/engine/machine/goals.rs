@@ -379,24 +379,8 @@ impl Machine {
             return e;
         };
         let name = self.symbols.name(op).to_string();
-        // The operators that bind tighter than `--o` (LANGUAGE.md §2).
-        let tighter = matches!(
-            op,
-            sym::EQ
-                | sym::ARITH_EQ
-                | sym::ARITH_NE
-                | sym::LE
-                | sym::GE
-                | sym::LT
-                | sym::GT
-                | sym::IS
-                | sym::PLUS
-                | sym::MINUS
-                | sym::TIMES
-                | sym::DIV
-                | sym::CONS
-        );
-        if tighter {
+        // The operators that bind tighter than `--o`.
+        if op.is_term_operator() {
             e.note(format!(
                 "`--o` binds more loosely than `{name}`, so `A {name} B --o G` reads as `(A {name} B) --o G`"
             ))
@@ -480,8 +464,9 @@ impl Machine {
     /// arguments of connectives, the heads of variable applications and
     /// the goal arguments of built-ins.  An unbound variable in such a
     /// position may come to be the name (`exists G \ (G = p , (q => G))`),
-    /// so it too answers yes, as does a name bound by `exists` there.  The answer is kept for the binder unless the
-    /// walk met such a variable (a later instance may have it bound).
+    /// so it too answers yes, as does a name bound by `exists` there.  The
+    /// answer is kept for the binder unless the walk met such a variable (a
+    /// later instance may have it bound).
     fn names_predicate(&mut self, body: Cell, id: u32) -> bool {
         if let Some(Some(known)) = self.predicate_binders.get(id as usize) {
             return *known;
@@ -493,7 +478,7 @@ impl Machine {
         while let Some(c) = stack.pop() {
             match heap.deref(c) {
                 Cell::Bound(b) if b == id => found = true,
-                Cell::Bound(b) => open = exists.contains(&b),
+                Cell::Bound(b) => open |= exists.contains(&b),
                 Cell::Ref(_) => open = true,
                 Cell::Struct(a) => {
                     let Cell::Functor(f, n) = heap.get(a) else {
