@@ -702,6 +702,17 @@ fn completion_knows_predicates_builtins_and_modules() {
     for w in ["jump", "b", "write", "solitaire", "solitaire2"] {
         assert!(words.iter().any(|x| x == w), "{w} missing from {words:?}");
     }
+    // A LOCAL predicate prints as `helper_1`, a name nobody can type (it
+    // would name a new global constant): completion does not offer it.
+    let dir = TempDir::new("complete-local");
+    let file = dir.file(
+        "hidden.lolli",
+        "MODULE hidden.\nLOCAL helper.\nhelper 1.\nshow X :- helper X.\n",
+    );
+    let (b, _) = backend(&[file], Answers::Ask);
+    let words = b.completion_words();
+    assert!(words.iter().any(|x| x == "show"), "{words:?}");
+    assert!(!words.iter().any(|x| x.starts_with("helper_")), "{words:?}");
 }
 
 #[test]

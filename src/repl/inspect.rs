@@ -227,7 +227,11 @@ pub fn predicate_names(m: &Machine) -> Vec<String> {
             .iter()
             .map(|(n, _)| n.to_string()),
     );
-    names.retain(|n| n.chars().next().is_some_and(|c| c.is_alphabetic()));
+    // Not a fresh symbol's printed name (`helper_1`): typed, it names
+    // another constant.
+    names.retain(|n| {
+        n.chars().next().is_some_and(|c| c.is_alphabetic()) && !m.symbols.is_fresh_text(n)
+    });
     names.sort();
     names.dedup();
     names
