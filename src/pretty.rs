@@ -161,6 +161,19 @@ pub struct Printer<'m> {
     outer_texts: RefCell<HashSet<String>>,
 }
 
+/// `name`, or if `taken` says it is, the first of `name2`, `name3`, ...
+/// that is not: how a variable or a bound name is kept apart from another
+/// printed alike.
+pub(crate) fn numbered_apart(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut given = name.to_string();
+    let mut k = 1;
+    while taken(&given) {
+        k += 1;
+        given = format!("{name}{k}");
+    }
+    given
+}
+
 impl<'m> Printer<'m> {
     /// A printer with no variable names yet.
     pub fn new(m: &'m Machine) -> Self {
@@ -249,12 +262,7 @@ impl<'m> Printer<'m> {
                 return;
             }
             let mut taken = self.taken.borrow_mut();
-            let mut given = name.to_string();
-            let mut k = 1;
-            while taken.contains(&given) {
-                k += 1;
-                given = format!("{name}{k}");
-            }
+            let given = numbered_apart(name, |n| taken.contains(n));
             taken.insert(given.clone());
             names.insert(a, given);
         }
@@ -442,13 +450,7 @@ impl<'m> Printer<'m> {
         } else {
             self.free_texts(body, id)
         };
-        let mut name = written.clone();
-        let mut k = 1;
-        while free.contains(&name) {
-            k += 1;
-            name = format!("{written}{k}");
-        }
-        name
+        numbered_apart(&written, |n| free.contains(n))
     }
 
     /// The texts of what occurs free in `body`, the body of binder `id`:

@@ -180,13 +180,7 @@ fn bound_name(id: u32, written: &str, body: &Term, scope: &[(u32, String)]) -> S
     }
     let mut texts = Vec::new();
     free(body, id, scope, &mut Vec::new(), &mut texts);
-    let mut name = written.to_string();
-    let mut k = 1;
-    while texts.contains(&name) {
-        k += 1;
-        name = format!("{written}{k}");
-    }
-    name
+    crate::pretty::numbered_apart(written, |n| texts.iter().any(|t| t == n))
 }
 
 /// Write `t`; `nested` asks for parentheses around compound terms; `scope`
