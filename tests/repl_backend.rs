@@ -307,9 +307,10 @@ fn context_marks_the_resources_still_available() {
     assert!(t.contains("(2 still available, marked *; 0 used up"), "{t}");
 }
 
-/// An assumed clause that quantifies shows its variables named after the
-/// binders (capitalized), not as `_V0`, and never with a name the query's
-/// own variables have.
+/// An assumed clause that quantifies shows its quantifiers (tester-s14 F7:
+/// without them its variables read as shared with the query), its
+/// variables named after the binders (capitalized), not as `_V0`, and never
+/// with a name the query's own variables have.
 #[test]
 fn context_names_the_variables_of_assumed_quantified_clauses() {
     let (mut b, _) = backend(&[], Answers::Ask);
@@ -319,11 +320,14 @@ fn context_names_the_variables_of_assumed_quantified_clauses() {
     };
     b.input("(forall x \\ p x :- q x) -o top.");
     let t = text(b.input(":context"));
-    assert!(t.contains("\np/1:\n  * p X :- q X.\n"), "{t}");
+    assert!(t.contains("\np/1:\n  * forall X \\ p X :- q X.\n"), "{t}");
     b.input("pop.");
     b.input("(forall x \\ forall y \\ r x y :- q x, s X Y) -o top.");
     let t = text(b.input(":context"));
-    assert!(t.contains("\nr/2:\n  * r X2 Y2 :- q X2, s X Y.\n"), "{t}");
+    assert!(
+        t.contains("\nr/2:\n  * forall X2 \\ forall Y2 \\ r X2 Y2 :- q X2, s X Y.\n"),
+        "{t}"
+    );
 }
 
 /// Each predicate's clauses and resources show in the order the search
@@ -773,6 +777,31 @@ fn trace_shows_calls_resources_and_backtracking() {
     );
     b.input(":trace off");
     assert_eq!(b.input("a -o a."), reply(vec![answer("yes")], Next::Goal));
+}
+
+/// An assumed clause that quantifies is traced with its `forall`s, where
+/// it is assumed and where it is used, so that its `X` is not taken for
+/// the query's shared `Y` (tester-s14 F7).
+#[test]
+fn trace_shows_the_quantifiers_of_an_assumed_clause() {
+    let (mut b, _) = backend(&[], Answers::Take(1));
+    b.input(":trace on");
+    let r = b.input("(forall x \\ q x Y) -o q a b.");
+    assert_eq!(
+        r,
+        reply(
+            vec![
+                Output::Text(
+                    "assume forall X \\ q X Y linearly, to prove q a b\n\
+                     call q a b\n  \
+                       by consuming forall X \\ q X b\n"
+                        .into()
+                ),
+                answer("Y = b"),
+            ],
+            Next::Goal
+        )
+    );
 }
 
 #[test]

@@ -78,6 +78,7 @@ pub fn template_of_heap(
     let conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
     let binder_heads = crate::logic::template::binders_in_heads(&cells, &ends, &alts);
     let tpl = Template {
+        quantified: nslots > env_len,
         slot_names,
         binder_heads,
         ends,
@@ -98,7 +99,8 @@ pub fn template_of_heap(
 /// proofs show its variables: a free variable (an environment slot) is
 /// `_V<i>`; a quantified one is named after its binder, with a capital so
 /// that it reads as a clause variable (`forall x \ p x :- q x` shows as
-/// `p X :- q X`), and a number added when the name is taken (by another
+/// `forall X \ p X :- q X`, see `Machine::clause_text`), and a number
+/// added when the name is taken (by another
 /// slot, or by a variable of the running query, whose names the printers
 /// give its variables).
 fn slot_names(m: &Machine, env_len: u32, binders: &[u32]) -> Vec<String> {

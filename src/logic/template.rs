@@ -41,6 +41,13 @@ pub struct Template {
     pub env_len: u32,
     /// The source name of each slot (for printing clause instances).
     pub slot_names: Vec<String>,
+    /// Whether the slots after the environment's stand for the
+    /// clause-level quantifiers of a clause assumed during search
+    /// (`forall x \\ p x`, see [`crate::engine::generalize`]).  Such a
+    /// clause's free variables are shared with the proof, not renamed, so
+    /// printed it gets its `forall`s back: `p X` alone would read as a
+    /// clause that shares `X`.
+    pub quantified: bool,
     /// The clause alternatives (empty for goal templates).
     pub alts: Vec<Alt>,
     /// The index keys of each alternative's head.
@@ -280,6 +287,7 @@ impl<'a> Compiler<'a> {
             nslots: self.slot_names.len() as u32,
             env_len,
             slot_names: self.slot_names,
+            quantified: false,
             binder_heads,
             alts,
             keys,
@@ -300,6 +308,7 @@ impl<'a> Compiler<'a> {
             nslots: self.slot_names.len() as u32,
             env_len,
             slot_names: self.slot_names,
+            quantified: false,
             alts: Vec::new(),
             keys: Vec::new(),
             binder_heads: false,

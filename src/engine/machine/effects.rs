@@ -102,7 +102,16 @@ impl Machine {
                     p.name_var(*v, name);
                 }
             }
-            print(&p, c)
+            // A clause assumed during search gets its quantifiers back
+            // (see `Template::quantified`), in front, as written.
+            let mut text = String::new();
+            if t.quantified {
+                for v in slots[t.env_len as usize..].iter().flatten() {
+                    text.push_str(&format!("forall {} \\ ", p.term(*v)));
+                }
+            }
+            text.push_str(&print(&p, c));
+            text
         };
         self.store.heap.truncate(top, eigens);
         // Nothing made for the copy was numbered (each of its variables
