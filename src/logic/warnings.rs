@@ -83,8 +83,13 @@ struct Use {
 #[derive(Default)]
 struct Facts {
     names: Names,
-    /// Heads of clauses, program or assumed.
+    /// Heads of clauses, program or assumed, named by a free name.
     provided: HashSet<Pred, FastHash>,
+    /// Heads named by a name a `forall` binds around them (`forall rv \\
+    /// (rv nil K -o ...)`): they provide the calls of that local predicate,
+    /// which the scan records by name, but no predicate of the program, so
+    /// `MEMO`, `--moves` and "did you mean" do not count them.
+    local_heads: HashSet<Pred, FastHash>,
     /// Names (with arity) of every compound term or constant in argument position.
     data: HashSet<Pred, FastHash>,
     /// Some assumed formula cannot be seen statically.
@@ -121,6 +126,7 @@ impl Facts {
     /// `p` a head of one more argument than written with it).
     fn can_provide(&self, p: &Pred) -> bool {
         self.provided.contains(p)
+            || self.local_heads.contains(p)
             || (self.open_world && (0..=p.1).any(|k| self.data.contains(&(p.0, k))))
     }
 
@@ -471,7 +477,11 @@ impl<'t> Walk<'_, 't> {
                 self.work
                     .extend(args.iter().map(|a| (Role::Data(a), self.scope)));
                 self.facts.heads.push(n);
-                self.facts.provided.insert(pred);
+                if connective.is_some() {
+                    self.facts.provided.insert(pred);
+                } else {
+                    self.facts.local_heads.insert(pred);
+                }
                 self.facts.uses.push(Use {
                     pred,
                     file: self.file,
@@ -535,6 +545,7 @@ fn memo_advice(
             let mut notes = vec![
                 "unless a goal assumes clauses for it, memoizing it has no effect".to_string(),
             ];
+            notes.extend(local_note(name, facts));
             notes.extend(did_you_mean(name, &defined_names(facts)));
             (
                 format!("`{name}` is memoized, but no clause defines it"),
@@ -691,6 +702,7 @@ pub fn moves_command(
         ),
         None if arities.is_empty() => {
             let mut notes = vec!["unless a goal assumes clauses for it, no move is listed".into()];
+            notes.extend(local_note(name, &facts));
             notes.extend(did_you_mean(name, &defined_names(&facts)));
             (
                 format!("`{text}` is given to {origin}, but no clause defines it"),
@@ -699,7 +711,9 @@ pub fn moves_command(
         }
         Some(n) if !arities.contains(&n) => {
             let note = match arities.as_slice() {
-                [] => "unless a goal assumes clauses for it, no move is listed".to_string(),
+                [] => local_note(name, &facts).unwrap_or_else(|| {
+                    "unless a goal assumes clauses for it, no move is listed".to_string()
+                }),
                 some => {
                     let with: Vec<String> = some.iter().map(|&a| plural(a)).collect();
                     format!(
@@ -770,6 +784,7 @@ pub fn goal_check(
             facts
                 .provided
                 .iter()
+                .chain(&facts.local_heads)
                 .filter(|p| p.0 == u.pred.0)
                 .map(|p| p.1),
         );
@@ -853,6 +868,20 @@ pub fn goal_check(
 
 fn plural(n: u32) -> String {
     format!("{n} argument{}", if n == 1 { "" } else { "s" })
+}
+
+/// A note for a `MEMO` or `--moves` name that only a `forall` binds where
+/// clauses are given for it (tester-s14 F5): the predicate it names there
+/// is a new constant at each use, not the program's predicate.
+fn local_note(name: &str, facts: &Facts) -> Option<String> {
+    let id = facts.names.get(name)?;
+    facts.local_heads.iter().any(|&(p, _)| p == id).then(|| {
+        format!(
+            "`{name}` has clauses only where a `forall` binds it (`forall {name} \\ ...`): \
+             there it names a predicate local to that goal, a new constant at each use, \
+             not the program's `{name}`"
+        )
+    })
 }
 
 /// The names of the predicates something provides, sorted, each once.
