@@ -163,15 +163,25 @@ pub struct Printer<'m> {
 
 /// `name`, or if `taken` says it is, the first of `name2`, `name3`, ...
 /// that is not: how a variable or a bound name is kept apart from another
-/// printed alike.
+/// printed alike.  A name that already ends in a number counts on from it
+/// (`y2` gives `y3`, not `y22`), unless the digits follow a `_` (`_1` is
+/// how unnamed variables print).
 pub(crate) fn numbered_apart(name: &str, taken: impl Fn(&str) -> bool) -> String {
-    let mut given = name.to_string();
-    let mut k = 1;
-    while taken(&given) {
-        k += 1;
-        given = format!("{name}{k}");
+    if !taken(name) {
+        return name.to_string();
     }
-    given
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let (base, mut k) = match name[stem.len()..].parse::<u64>() {
+        Ok(n) if !stem.is_empty() && !stem.ends_with('_') && n < u64::MAX / 2 => (stem, n),
+        _ => (name, 1),
+    };
+    loop {
+        k += 1;
+        let given = format!("{base}{k}");
+        if !taken(&given) {
+            return given;
+        }
+    }
 }
 
 impl<'m> Printer<'m> {

@@ -67,7 +67,7 @@ fn write_renames_a_bound_name_that_would_capture_a_free_one() {
     );
     assert_eq!(
         run("X = (forall y \\ forall y2 \\ f y y2 Z), Z = y, write_raw X").1,
-        "('forall' y2 ('forall' y22 (f y2 y22 y)))"
+        "('forall' y2 ('forall' y3 (f y2 y3 y)))"
     );
 }
 

@@ -781,7 +781,11 @@ fn a_printed_binder_does_not_capture_a_free_name() {
         ),
         (
             "X = (forall y \\ forall y2 \\ f y y2 Z), Z = y",
-            "X = (forall y2 \\ forall y22 \\ f y2 y22 y), Z = y",
+            "X = (forall y2 \\ forall y3 \\ f y2 y3 y), Z = y",
+        ),
+        (
+            "X = (forall x2 \\ f x2 Z), Z = x2",
+            "X = (forall x3 \\ f x3 x2), Z = x2",
         ),
         (
             "X = (forall y \\ f y y2 Z), Z = y",
