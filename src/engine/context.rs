@@ -183,7 +183,17 @@ pub struct Cursor {
     /// signature, or with one bucket longer than [`RUN`] (where runs of
     /// consumed items may be passed in one step).
     slow: bool,
+    /// Whether the candidates are the set bits of `mask` (see
+    /// [`Context::lookup`]).
+    masked: bool,
+    /// For a masked cursor over one bucket of at most [`MASKED`] items:
+    /// bit `i` is set when the item at position `i` is a candidate still to
+    /// try (usable, and not clashing with the call's first argument).
+    mask: u64,
 }
+
+/// The most items a cursor over one bucket may have to be masked.
+pub const MASKED: u32 = 64;
 
 impl Cursor {
     /// Whether `entry`'s head cannot match the call (both have signatures,
@@ -603,9 +613,47 @@ impl Context {
                 cur.sig = first();
                 cur.slow = cur.sig != 0;
             }
+            self.mask_small(&mut cur);
             return cur;
         }
-        self.cursor_in(pi, pred, &keys(), first)
+        let mut cur = self.cursor_in(pi, pred, &keys(), first);
+        self.mask_small(&mut cur);
+        cur
+    }
+
+    /// Make a cursor over one bucket of at most [`MASKED`] items masked:
+    /// its candidates are decided now, in one pass, so that
+    /// [`Context::has_more`] is exact (a call whose last usable candidate
+    /// is taken leaves no choice point) and a retry finds the next one in
+    /// O(1).  The mask stays true for the cursor's whole life: a choice
+    /// point's retry runs in the state the call ran in, which
+    /// backtracking restores (entry states, restrictions and bucket
+    /// contents are all undone by the trail).
+    #[inline(always)]
+    fn mask_small(&self, cur: &mut Cursor) {
+        if cur.n != 1 || cur.streams[0].1 > MASKED {
+            return;
+        }
+        let (b, n) = cur.streams[0];
+        let items = &self.buckets[b as usize][..n as usize];
+        let mut mask = 0u64;
+        match self.restrictions.last().copied() {
+            None if cur.sig == 0 => {
+                for (i, item) in items.iter().enumerate() {
+                    let usable = self.entries[item.entry as usize].state == AVAIL;
+                    mask |= (usable as u64) << i;
+                }
+            }
+            _ => {
+                for (i, item) in items.iter().enumerate() {
+                    let ok =
+                        self.usable(item.entry) && !cur.clashes(&self.entries[item.entry as usize]);
+                    mask |= (ok as u64) << i;
+                }
+            }
+        }
+        cur.mask = mask;
+        cur.masked = true;
     }
 
     /// The candidate streams for a call with predicate `pred` and keys
@@ -709,9 +757,13 @@ impl Context {
         Some(item)
     }
 
-    /// Whether a cursor has items left (usable or not).
+    /// Whether a cursor has items left (usable or not; a masked cursor
+    /// counts only candidates).
     #[inline]
     pub fn has_more(cur: &Cursor) -> bool {
+        if cur.masked {
+            return cur.mask != 0;
+        }
         cur.streams[..cur.n as usize].iter().any(|s| s.1 > 0)
     }
 
@@ -725,6 +777,14 @@ impl Context {
     /// runs of consumed items in one step (see [`super::runs`]).
     #[inline(always)]
     pub fn next_usable(&mut self, cur: &mut Cursor) -> Option<Item> {
+        if cur.masked {
+            if cur.mask == 0 {
+                return None;
+            }
+            let i = 63 - cur.mask.leading_zeros();
+            cur.mask &= !(1u64 << i);
+            return Some(self.buckets[cur.streams[0].0 as usize][i as usize]);
+        }
         if cur.slow {
             return if cur.n == 1 && cur.streams[0].1 > RUN {
                 self.next_usable_long(cur)
