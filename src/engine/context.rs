@@ -32,6 +32,13 @@
 //! argument to key on), candidates whose signature differs from the call's
 //! are passed over, and the cursor is moved past them as soon as a candidate
 //! is taken, so a call with one matching clause leaves no choice point.
+//!
+//! A call whose candidates lie in one bucket of at most [`MASKED`] items
+//! (the puzzles' calls) decides them all when it is made: a bit mask of the
+//! items that are usable and do not clash.  Its choice point then knows
+//! exactly whether a candidate is left, and a retry takes the next one in
+//! O(1).  The mask stays true while the choice point lives, because a retry
+//! runs in the state the call ran in (see [`Context::lookup`]).
 
 use std::collections::HashMap;
 
