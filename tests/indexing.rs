@@ -136,6 +136,24 @@ fn a_call_with_one_matching_clause_leaves_no_choice_point() {
 }
 
 #[test]
+fn a_call_whose_other_candidates_are_used_up_leaves_no_choice_point() {
+    // `coin X` takes `coin a`; the only other candidate, `coin b`, was
+    // consumed before the call, so nothing is left to retry when `fail`
+    // sends the search back (the candidates of a small bucket are decided
+    // when the call is made).
+    let coins = "purse.\n";
+    assert_eq!(
+        retries(coins, "(coin a, coin b) -o (coin b, coin X, fail)"),
+        (vec![], 0)
+    );
+    // With an unused candidate left, the call is retried once.
+    assert_eq!(
+        retries(coins, "(coin a, coin b) -o (coin X, fail)"),
+        (vec![], 1)
+    );
+}
+
+#[test]
 fn what_a_query_adds_to_the_index_is_forgotten_when_it_ends() {
     // Each level assumes a resource with a key of its own: a bucket pair
     // per key while the query runs, none left after it.
