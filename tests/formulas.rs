@@ -326,6 +326,31 @@ fn forall_introduces_a_constant_no_outer_variable_may_capture() {
 }
 
 #[test]
+fn a_commit_back_inside_a_forall_body_keeps_its_constant() {
+    // The body `true ; ...` is proved once (its constant's `forall` has
+    // ended, with the `;` left), the query fails at its end (the module's
+    // `q m` is unused), and the search comes back into the body: the guard
+    // there commits, and the constant must still be one `X` may not hold
+    // (the commit used to forget it, and `q x` took the clause `q X`,
+    // answering `X = c_0`; found by 200 seeds of tests/reference.rs).
+    let program = "MODULE m.\nLINEAR (q m).\n";
+    for goal in [
+        "forall x \\ ((q X) => (true ; (erase -> (q x) | true)))",
+        "forall x \\ ((q X) => ((not (r X m)) ; (erase -> (q x) | (x = x))))",
+    ] {
+        assert_eq!(answers(program, goal), strs(&[]), "{goal}");
+    }
+    // Where the body may take the clause, it still does.
+    assert_eq!(
+        answers(
+            program,
+            "forall x \\ ((q X) => (true ; (erase -> (q Y) | true)))"
+        ),
+        strs(&["Y = X", "Y = m"])
+    );
+}
+
+#[test]
 fn a_forall_constant_may_name_a_predicate() {
     // The idiom of Hodas and Miller's `reverse`: a predicate local to a
     // goal, its clauses assumed under the `forall`.

@@ -102,7 +102,11 @@ impl Context {
                 Undo::State(e, _) => e.0 < first,
                 Undo::Push(_) => false,
                 Undo::Pop(_, item) => item.entry < first,
-                Undo::Bind(_) | Undo::Lower(..) | Undo::Restrict | Undo::Unrestrict(_) => true,
+                Undo::Bind(_)
+                | Undo::Lower(..)
+                | Undo::Restrict
+                | Undo::Unrestrict(_)
+                | Undo::EigenEnded(_) => true,
             };
             if keep {
                 t[to] = u;

@@ -585,7 +585,7 @@ impl Context {
                 self.restrictions.pop();
             }
             Undo::Unrestrict(r) => self.restrictions.push(r),
-            Undo::Bind(_) | Undo::Lower(..) => {}
+            Undo::Bind(_) | Undo::Lower(..) | Undo::EigenEnded(_) => {}
         }
     }
 

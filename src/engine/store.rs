@@ -492,8 +492,17 @@ impl Store {
         }
     }
 
-    /// Undo the trail back to `mark`.  Only bindings are handled here; the
-    /// caller passes the other kinds of change to `other`.
+    /// Record, trailed, that the body of the `forall` that made
+    /// eigenvariable `i` has been proved with choice points newer than the
+    /// `choices` made before it left (see [`Heap::end_eigen`]).
+    pub fn end_eigen(&mut self, i: usize, choices: u32) {
+        self.heap.end_eigen(i, choices);
+        self.trail.push(Undo::EigenEnded(i as u32));
+    }
+
+    /// Undo the trail back to `mark`.  Bindings, ages and ended `forall`
+    /// bodies are handled here; the caller passes the other kinds of change
+    /// to `other`.
     pub fn undo_to(&mut self, mark: usize, mut other: impl FnMut(Undo)) {
         // An unbound variable may be reachable again from a term found
         // closed.
@@ -510,6 +519,7 @@ impl Store {
                 Undo::Lower(v, age) => {
                     self.heap.lowered.insert(v, age);
                 }
+                Undo::EigenEnded(i) => self.heap.reopen_eigen(i as usize),
                 other_change => other(other_change),
             }
         }

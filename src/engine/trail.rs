@@ -5,7 +5,7 @@
 //! earlier).  A mark is only ever taken at a choice point or at the start of
 //! a query, so undoing restores exactly the state the mark saw: variable
 //! bindings, the state of every linear resource, the contents of every index
-//! bucket and the stack of restrictions.  Arenas that only grow (heap, frames,
+//! bucket, the stack of restrictions and which `forall` bodies have ended.  Arenas that only grow (heap, frames,
 //! entries, ...) are restored by truncating to lengths saved with the mark.
 //!
 //! Bindings are trailed conditionally: only a variable older than the newest
@@ -33,6 +33,10 @@ pub enum Undo {
     Restrict,
     /// A restriction was popped: push it back.
     Unrestrict(Restriction),
+    /// The eigenvariable at this index was marked as having its `forall`
+    /// body proved (see [`crate::term::cell::EigenInfo::ended`]): the
+    /// search came back into the body, so it is no longer.
+    EigenEnded(u32),
 }
 
 /// The trail.

@@ -235,10 +235,21 @@ impl Heap {
 
     /// Record that the body of the `forall` that made eigenvariable `i`
     /// has been proved, with choice points newer than the `choices` made
-    /// before it left (see [`EigenInfo::ended`]).
+    /// before it left (see [`EigenInfo::ended`]).  Backtracking into the
+    /// body undoes it ([`Heap::reopen_eigen`]), so the engine trails it
+    /// (`Store::end_eigen`).
     pub fn end_eigen(&mut self, i: usize, choices: u32) {
         if let Some(e) = self.eigens.get_mut(i) {
             e.ended = choices;
+        }
+    }
+
+    /// The search came back into the body of the `forall` that made
+    /// eigenvariable `i`: the body has not ended, and no commit may forget
+    /// the constant while it runs.
+    pub fn reopen_eigen(&mut self, i: usize) {
+        if let Some(e) = self.eigens.get_mut(i) {
+            e.ended = u32::MAX;
         }
     }
 

@@ -637,7 +637,8 @@ impl Machine {
                 | Undo::Push(..)
                 | Undo::Pop(..)
                 | Undo::Restrict
-                | Undo::Unrestrict(..) => {}
+                | Undo::Unrestrict(..)
+                | Undo::EigenEnded(_) => {}
             }
         }
         // Times kept beside the heap.

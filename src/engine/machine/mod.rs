@@ -1140,7 +1140,7 @@ impl Machine {
                     if self.choices.len() as u32 <= choices {
                         self.store.heap.drop_eigens(eigens as usize);
                     } else {
-                        self.store.heap.end_eigen(eigens as usize, choices);
+                        self.store.end_eigen(eigens as usize, choices);
                     }
                     Ok(true)
                 }
