@@ -1223,15 +1223,22 @@ fn calls_among_many_clauses_agree_with_the_reference() {
 }
 
 /// A longer run for exploring: `LOLLI_REFERENCE_SEEDS=N cargo test
-/// --release --test reference -- --ignored` checks N more seeds.
+/// --release --test reference -- --ignored` checks N more seeds, from
+/// seed 1 or from `LOLLI_REFERENCE_FROM` (to split a long search between
+/// processes).
 #[test]
 #[ignore]
 fn many_seeds_agree_with_the_reference() {
-    let n: u64 = std::env::var("LOLLI_REFERENCE_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
-    for seed in 1..=n {
+    let var = |name: &str, default: u64| -> u64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let n = var("LOLLI_REFERENCE_SEEDS", 20);
+    // The first seed, so that a long search can be split between processes.
+    let from = var("LOLLI_REFERENCE_FROM", 1);
+    for seed in from..from + n {
         run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20, false);
         run(seed.wrapping_mul(0x6c8e_9cf5_7093_2bd5) | 1, 50, 20, true);
         run_wide(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1, 60, 10);
