@@ -5,8 +5,9 @@
 //! earlier).  A mark is only ever taken at a choice point or at the start of
 //! a query, so undoing restores exactly the state the mark saw: variable
 //! bindings, the state of every linear resource, the contents of every index
-//! bucket, the stack of restrictions and which `forall` bodies have ended.  Arenas that only grow (heap, frames,
-//! entries, ...) are restored by truncating to lengths saved with the mark.
+//! bucket, the stack of restrictions and which `forall` bodies have ended.
+//! Arenas that only grow (heap, frames, entries, ...) are restored by
+//! truncating to lengths saved with the mark.
 //!
 //! Bindings are trailed conditionally: only a variable older than the newest
 //! choice point needs resetting (a younger one disappears with the heap).
