@@ -663,6 +663,61 @@ impl Context {
         cur.masked = true;
     }
 
+    /// The candidates of a masked cursor still to try: the items of its
+    /// bucket, of which those at the set bits of the mask are candidates.
+    /// `None` for a cursor that is not masked.
+    #[inline]
+    pub fn masked_candidates(&self, cur: &Cursor) -> Option<(&[Item], u64)> {
+        if !cur.masked {
+            return None;
+        }
+        let (b, n) = cur.streams[0];
+        Some((&self.buckets[b as usize][..n as usize], cur.mask))
+    }
+
+    /// Whether a cursor is masked and has a candidate left.
+    #[inline]
+    pub fn masked_nonempty(cur: &Cursor) -> bool {
+        cur.masked && cur.mask != 0
+    }
+
+    /// Take the candidates at the set bits of `drop` out of a masked cursor.
+    #[inline]
+    pub fn drop_candidates(cur: &mut Cursor, drop: u64) {
+        debug_assert!(cur.masked);
+        cur.mask &= !drop;
+    }
+
+    /// Where `pred`'s index is, for [`Context::may_match_ground`]; `None`
+    /// when nothing was ever indexed under it (a call has no candidate).
+    #[inline]
+    pub fn pred_index(&self, pred: (SymId, u32)) -> Option<u32> {
+        self.pred_ix(pred).map(|ix| ix as u32)
+    }
+
+    /// Whether a call of the predicate at index `pix` whose arguments are
+    /// all ground, with whole-atom key `whole`, may have a candidate now:
+    /// a usable item in the bucket of that key, or in the bucket of heads
+    /// without a whole key (not ground, or too large to hash).  No other
+    /// item can unify with the call, since an item goes to the bucket of
+    /// its head's key and equal ground terms hash alike.  `false` means
+    /// the call would find nothing and fail.  A long bucket counts as a
+    /// "maybe" without being scanned, so the answer costs O(1).
+    #[inline]
+    pub fn may_match_ground(&self, pix: u32, whole: u64) -> bool {
+        const SCAN: usize = 8;
+        let pi = &self.preds[pix as usize];
+        let any_usable = |b: BucketId| {
+            let items = &self.buckets[b.0 as usize];
+            items.len() > SCAN || items.iter().any(|it| self.usable(it.entry))
+        };
+        pi.nonground.iter().any(|&b| any_usable(b))
+            || pi
+                .ground
+                .get(&whole)
+                .is_some_and(|g| g.iter().any(|&b| any_usable(b)))
+    }
+
     /// The candidate streams for a call with predicate `pred` and keys
     /// `keys`, chosen by the keys alone (no first-argument filter).
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {

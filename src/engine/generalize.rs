@@ -75,7 +75,8 @@ pub fn template_of_heap(
         .map(|a| head_keys(&cells, &[], |c| c, a.head, &mut scratch))
         .collect();
     let ends = crate::logic::template::block_ends(&cells);
-    let conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
+    let mut conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
+    let ahead = crate::logic::lookahead::plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
     let binder_heads = crate::logic::template::binders_in_heads(&cells, &ends, &alts);
     let tpl = Template {
         quantified: nslots > env_len,
@@ -89,6 +90,7 @@ pub fn template_of_heap(
         alts,
         keys,
         conjuncts,
+        ahead,
         origin: None,
         goal_spans: Box::default(),
     };

@@ -229,3 +229,89 @@ pub fn compound_digest(cells: &[Cell], digests: &[Digest], a: Addr) -> Option<Di
         pow,
     })
 }
+
+/// The [`Digest`] of a ground term: the state [`term_hash`] reaches over
+/// its cells, and `P` to the number of cells, so that
+/// `avalanche(digest.hash)` is the term's hash and the digest can stand for
+/// the term inside a larger one ([`SeqHash::add_digest`]).  `None` if the
+/// term has a variable or more than [`HASH_BUDGET`] cells (shared subterms
+/// with digests count one).
+pub fn term_digest(
+    cells: &[Cell],
+    digests: &[Digest],
+    deref: &impl Fn(Cell) -> Cell,
+    c: Cell,
+    stack: &mut Vec<Cell>,
+) -> Option<Digest> {
+    let mut h = SeqHash::new();
+    let mut pow = 1u64;
+    let mut budget = HASH_BUDGET;
+    // Numerals and constants without the stack, as in `term_hash`.
+    let mut c = deref(c);
+    loop {
+        budget = budget.checked_sub(1)?;
+        match c {
+            Cell::Atom(s) => {
+                h.add(1, s.0 as u64);
+                pow = pow.wrapping_mul(SeqHash::P);
+                return Some(Digest {
+                    hash: h.state(),
+                    pow,
+                });
+            }
+            Cell::Struct(a) => {
+                if let Some(d) = Digest::at(digests, a) {
+                    h.add_digest(d);
+                    pow = pow.wrapping_mul(d.pow);
+                    return Some(Digest {
+                        hash: h.state(),
+                        pow,
+                    });
+                }
+                match cells[a.ix()] {
+                    Cell::Functor(f, 1) => {
+                        h.add(5, ((f.0 as u64) << 32) | 1);
+                        pow = pow.wrapping_mul(SeqHash::P);
+                        c = deref(cells[a.ix() + 1]);
+                    }
+                    _ => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    budget += 1;
+    stack.clear();
+    stack.push(c);
+    while let Some(c) = stack.pop() {
+        budget = budget.checked_sub(1)?;
+        let (tag, word) = match deref(c) {
+            Cell::Ref(_) | Cell::Bound(_) => return None,
+            Cell::Atom(s) => (1, s.0 as u64),
+            Cell::Int(i) => (2, i as u64),
+            Cell::Str(s) => (3, s.0 as u64),
+            Cell::Eigen(e) => (4, e as u64),
+            Cell::Functor(f, n) => (5, ((f.0 as u64) << 32) | n as u64),
+            Cell::Struct(a) => {
+                if let Some(d) = Digest::at(digests, a) {
+                    h.add_digest(d);
+                    pow = pow.wrapping_mul(d.pow);
+                    continue;
+                }
+                let Cell::Functor(f, n) = cells[a.ix()] else {
+                    return None;
+                };
+                for i in (0..n as usize).rev() {
+                    stack.push(cells[a.ix() + 1 + i]);
+                }
+                (5, ((f.0 as u64) << 32) | n as u64)
+            }
+        };
+        h.add(tag, word);
+        pow = pow.wrapping_mul(SeqHash::P);
+    }
+    Some(Digest {
+        hash: h.state(),
+        pow,
+    })
+}

@@ -8,6 +8,7 @@
 
 pub mod clause;
 pub mod keys;
+pub mod lookahead;
 pub mod module;
 pub mod template;
 pub mod warnings;

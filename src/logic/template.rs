@@ -21,6 +21,7 @@ use std::collections::HashMap;
 
 use super::clause::{clause_alts, Alt, Body, ClauseError, EXISTS_IN_CLAUSE};
 use super::keys::{head_keys, Keys};
+use super::lookahead::{plans_of, AheadPlan};
 use crate::source::FileId;
 use crate::syntax::ast::{Quant, Span, Term, TermKind};
 use crate::term::{sym, Addr, Cell, SymId, Symbols};
@@ -60,6 +61,9 @@ pub struct Template {
     /// For each alternative whose body is a conjunction `G1 , ... , Gn`:
     /// its conjuncts, left to right (empty for any other body).
     pub conjuncts: Vec<Vec<Conjunct>>,
+    /// The look-ahead plans of consecutive conjuncts
+    /// ([`super::lookahead::plans_of`]), named by [`Conjunct::plan`].
+    pub ahead: Box<[AheadPlan]>,
     /// Where the clause was written, if it came from a source text.
     pub origin: Option<(FileId, Span)>,
     /// Each term written in the body of the clause (in goal position, and
@@ -95,6 +99,9 @@ pub struct Conjunct {
     pub goal: Cell,
     /// The length of its block of cells when it is a compound term, else 0.
     pub len: u32,
+    /// The position in [`Template::ahead`] of the look-ahead plan for the
+    /// conjunct before this one and this one, or `u32::MAX` for none.
+    pub plan: u32,
 }
 
 /// The conjuncts of each alternative's body, for [`Template::conjuncts`]:
@@ -119,8 +126,13 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                             Cell::Struct(a) => out.push(Conjunct {
                                 goal: c,
                                 len: ends[a.ix()] - a.0,
+                                plan: u32::MAX,
                             }),
-                            _ => out.push(Conjunct { goal: c, len: 0 }),
+                            _ => out.push(Conjunct {
+                                goal: c,
+                                len: 0,
+                                plan: u32::MAX,
+                            }),
                         }
                     }
                 }
@@ -278,7 +290,8 @@ impl<'a> Compiler<'a> {
             .map(|a| head_keys(&cells, &[], |c| c, a.head, &mut scratch))
             .collect();
         let ends = block_ends(&cells);
-        let conjuncts = conjuncts_of(&cells, &ends, &alts);
+        let mut conjuncts = conjuncts_of(&cells, &ends, &alts);
+        let ahead = plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
         let binder_heads = binders_in_heads(&cells, &ends, &alts);
         Ok(Template {
             ends,
@@ -292,6 +305,7 @@ impl<'a> Compiler<'a> {
             alts,
             keys,
             conjuncts,
+            ahead,
             origin: None,
             goal_spans: self.goal_spans.into_boxed_slice(),
         })
@@ -313,6 +327,7 @@ impl<'a> Compiler<'a> {
             keys: Vec::new(),
             binder_heads: false,
             conjuncts: Vec::new(),
+            ahead: Box::default(),
             origin: None,
             goal_spans: Box::default(),
         })

@@ -273,7 +273,7 @@ impl Machine {
                         at,
                         tpl,
                         tc: a.0,
-                        len: c.len,
+                        plan: c.plan,
                         env,
                         parent: node,
                         origin: e,
@@ -294,16 +294,18 @@ impl Machine {
     }
 
     /// Fill the block of a deferred body goal (see [`Self::push_conjuncts`])
-    /// unless an earlier visit did: template cells `tc .. tc+len`, variable
-    /// slot `s` pointing at cell `env + s`.  The block is written in place,
-    /// untrailed: its contents depend on the template and the environment's
-    /// addresses only, so they are the same whenever the goal is reached.
-    pub(super) fn fill_deferred(&mut self, at: u32, tpl: u32, tc: u32, len: u32, env: u32) {
+    /// unless an earlier visit did: template cells `tc ..` to the end of
+    /// that compound term's block, variable slot `s` pointing at cell
+    /// `env + s`.  The block is written in place, untrailed: its contents
+    /// depend on the template and the environment's addresses only, so they
+    /// are the same whenever the goal is reached.
+    pub(super) fn fill_deferred(&mut self, at: u32, tpl: u32, tc: u32, env: u32) {
         let cells = &mut self.store.heap.cells;
         if cells[at as usize] != UNFILLED {
             return;
         }
         let t = &self.templates[tpl as usize];
+        let len = t.ends[tc as usize] - tc;
         let shift = at.wrapping_sub(tc);
         let block = &mut cells[at as usize..(at + len) as usize];
         for (dst, &cell) in block

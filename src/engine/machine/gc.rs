@@ -535,11 +535,11 @@ impl Machine {
             match &mut f.action {
                 Action::Solve { goal, .. } | Action::Bang { goal, .. } => v.cell(goal),
                 Action::Deferred {
-                    at, len, env, tpl, ..
+                    at, tc, env, tpl, ..
                 } => {
-                    v.range(at, *len);
-                    let nslots = self.templates[*tpl as usize].nslots;
-                    v.range(env, nslots);
+                    let t = &self.templates[*tpl as usize];
+                    v.range(at, t.ends[*tc as usize] - *tc);
+                    v.range(env, t.nslots);
                 }
                 Action::WithMid { g2, .. } => v.cell(g2),
                 Action::GuardCommit { then, .. } => v.cell(then),

@@ -260,7 +260,7 @@ impl Machine {
                 }
                 let heap = &self.store.heap;
                 let scratch = &mut self.scratch;
-                let cursor = self.ctx.lookup(
+                let mut cursor = self.ctx.lookup(
                     (f, n),
                     8,
                     || keys_of(&heap.cells, &heap.digests, |c| heap.deref(c), g, scratch).1,
@@ -269,6 +269,12 @@ impl Machine {
                         _ => first_sig(&heap.cells, heap.deref(heap.get(args))),
                     },
                 );
+                if self.tracer.is_none()
+                    && self.options.max_depth.is_none()
+                    && Context::masked_nonempty(&cursor)
+                {
+                    self.look_ahead(g, &mut cursor);
+                }
                 self.call(g, cursor, parent, origin)
             }
         }

@@ -32,6 +32,10 @@
 //! filled when each goal is first reached, so the copy of a conjunct that
 //! an earlier one never lets through is never made (`push_conjuncts`).
 //!
+//! A call whose candidates are decided in one pass passes over the ground
+//! facts after which the next goal would find nothing to match
+//! (`lookahead`): the same answers in the same order, with fewer tries.
+//!
 //! Machine state: the store (heap + trail), the context, the continuation
 //! (a persistent list of frames), the choice-point stack and the proof log.
 //! A choice point saves the lengths of every arena and the trail mark, so
@@ -49,6 +53,7 @@ mod calls;
 mod effects;
 mod gc;
 mod goals;
+mod lookahead;
 pub(crate) mod modules;
 mod scopes;
 
@@ -180,13 +185,15 @@ enum Action {
         origin: u32,
     },
     /// A conjunct of a clause body whose copy is deferred to when it is
-    /// reached: heap block `at .. at+len` is filled from template `tpl`'s
-    /// cells `tc ..` (see `push_conjuncts`), then proved like `Solve`.
+    /// reached: heap block `at ..` is filled from template `tpl`'s block at
+    /// `tc` (see `push_conjuncts`), then proved like `Solve`.  `plan` is
+    /// the template's look-ahead plan for the conjunct before and this one
+    /// ([`crate::logic::template::Conjunct::plan`], `NONE` for none).
     Deferred {
         at: u32,
         tpl: u32,
         tc: u32,
-        len: u32,
+        plan: u32,
         env: u32,
         parent: u32,
         origin: u32,
@@ -596,6 +603,8 @@ pub struct Machine {
     /// A reusable work stack: index keys of calls, memo calls with module
     /// parameters.
     pub(crate) scratch: Vec<Cell>,
+    /// The steps of the look-ahead's key (reused, see [`lookahead`]).
+    ahead_ops: Vec<crate::logic::lookahead::KeyOp>,
     outputs: Vec<effects::OutFile>,
     output: u32,
     /// A `telling` file that could not be flushed while backtracking left
@@ -723,6 +732,7 @@ impl Machine {
             aux: Vec::new(),
             slots: Vec::new(),
             scratch: Vec::new(),
+            ahead_ops: Vec::new(),
             outputs: Vec::new(),
             output_error: None,
             output: 0,
@@ -1045,12 +1055,12 @@ impl Machine {
                     at,
                     tpl,
                     tc,
-                    len,
                     env,
                     parent,
                     origin,
+                    ..
                 } => {
-                    self.fill_deferred(at, tpl, tc, len, env);
+                    self.fill_deferred(at, tpl, tc, env);
                     self.solve(Cell::Struct(Addr(at)), parent, origin)
                 }
                 Action::ExitScope {

@@ -1,0 +1,197 @@
+//! Look-ahead plans: how to compute, from a candidate fact of one conjunct
+//! of a clause body, the index key of the conjunct after it.
+//!
+//! In `jump (s N) :- b X Y peg , b (s X) Y peg , ...`, a fact `b x y peg`
+//! that the first conjunct may take binds `X` and `Y`, and so decides the
+//! whole-atom key of the second.  A plan, made once when the clause is
+//! compiled, says how: the second conjunct's arguments as steps over the
+//! first conjunct's arguments ([`KeyOp::Arg`]), the clause's other
+//! variables ([`KeyOp::Slot`], read when the call is made) and fixed cells.
+//! The engine runs a plan for each candidate of the first conjunct
+//! ([`crate::engine`]'s look-ahead) to pass over the candidates after which
+//! the second conjunct has nothing to match.
+//!
+//! A plan exists for conjuncts `Gk , Gk+1` of a body when:
+//! - `Gk` is a compound term (the engine finds its copy by address, see
+//!   [`AheadPlan::offset`]);
+//! - `Gk+1` is a compound term whose name is not predefined (a
+//!   connective or a predefined name is never a plain call);
+//! - every variable of `Gk+1` either occurs before `Gk` (in the head or an
+//!   earlier conjunct: its value is known when `Gk` is called, or it is an
+//!   environment slot), or is a *fresh* argument of `Gk`: an argument that
+//!   is that variable alone, and whose variable occurs nowhere before.
+//!   Trying a fact binds such a variable to the fact's argument.
+//!
+//! The steps hash the conjunct exactly as [`super::keys::keys_of`] would
+//! hash its heap copy: the same cells in the same order.
+
+use super::clause::Alt;
+use super::keys::term_hash;
+use super::template::Conjunct;
+use crate::term::cell::Digest;
+use crate::term::{sym, Cell, SymId};
+
+/// One step of computing a conjunct's whole-atom key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum KeyOp {
+    /// An argument that is the same for every candidate: its hash.
+    Fixed(u64),
+    /// The start of an argument computed from the steps up to [`KeyOp::End`].
+    Start,
+    /// A cell (tag and word, as [`term_hash`] adds them).
+    Add(u64, u64),
+    /// The value of a variable slot of the clause, known when the earlier
+    /// conjunct is called (the engine turns it into [`KeyOp::Digest`]).
+    Slot(u32),
+    /// A ground term, by its digest.
+    Digest(Digest),
+    /// The earlier conjunct's argument `i`, which the candidate binds.
+    Arg(u32),
+    /// The end of an argument.
+    End,
+}
+
+/// A plan for the conjunct pair `Gk , Gk+1` (see the module doc), named by
+/// `Gk+1`'s [`Conjunct::plan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AheadPlan {
+    /// Where the heap copy of `Gk` is, relative to the block reserved for
+    /// `Gk+1`: the engine copies a body's later conjuncts into consecutive
+    /// blocks and the first one after them.
+    pub offset: i64,
+    /// `Gk+1`'s name and number of arguments.
+    pub pred: (SymId, u32),
+    /// The steps, one group per argument of `Gk+1`.
+    pub ops: Box<[KeyOp]>,
+}
+
+/// The most arguments of `Gk` a plan reads.
+pub const MAX_PLAN_ARGS: u32 = 8;
+
+/// The plans of a template's bodies: for each alternative, each pair of
+/// consecutive conjuncts that has one, its position written in the later
+/// conjunct's [`Conjunct::plan`].  `env_len` slots are the module
+/// environment's.
+pub fn plans_of(
+    cells: &[Cell],
+    ends: &[u32],
+    alts: &[Alt],
+    conjuncts: &mut [Vec<Conjunct>],
+    env_len: u32,
+) -> Box<[AheadPlan]> {
+    let mut plans = Vec::new();
+    for (alt, conjuncts) in alts.iter().zip(conjuncts) {
+        let mut seen: Vec<u32> = Vec::new();
+        let block = |c: Cell| match c {
+            Cell::Struct(a) => a.ix()..ends[a.ix()] as usize,
+            _ => 0..0,
+        };
+        let slots_in = |c: Cell, out: &mut Vec<u32>| {
+            for cell in &cells[block(c)] {
+                if let Cell::Ref(s) = cell {
+                    out.push(s.0);
+                }
+            }
+            if let Cell::Ref(s) = c {
+                out.push(s.0);
+            }
+        };
+        slots_in(alt.head, &mut seen);
+        // The reserved blocks of conjuncts 1.. (see the engine's
+        // `push_conjuncts`): the first conjunct is copied after them.
+        let reserved: u32 = conjuncts.iter().skip(1).map(|c| c.len).sum();
+        for k in 0..conjuncts.len() {
+            let (gk, len_k) = (conjuncts[k].goal, conjuncts[k].len);
+            if let Some(next) = conjuncts.get(k + 1) {
+                let offset = if k == 0 {
+                    reserved as i64
+                } else {
+                    -(len_k as i64)
+                };
+                if let Some(plan) = plan(cells, gk, next.goal, &seen, env_len, offset) {
+                    conjuncts[k + 1].plan = plans.len() as u32;
+                    plans.push(plan);
+                }
+            }
+            slots_in(gk, &mut seen);
+        }
+    }
+    plans.into_boxed_slice()
+}
+
+/// The plan for `gk , next`, if they have one; `seen` are the slots that
+/// occur before `gk`.
+fn plan(
+    cells: &[Cell],
+    gk: Cell,
+    next: Cell,
+    seen: &[u32],
+    env_len: u32,
+    offset: i64,
+) -> Option<AheadPlan> {
+    let (Cell::Struct(a), Cell::Struct(b)) = (gk, next) else {
+        return None;
+    };
+    let Cell::Functor(_, n) = cells[a.ix()] else {
+        return None;
+    };
+    let Cell::Functor(f2, n2) = cells[b.ix()] else {
+        return None;
+    };
+    if f2.0 <= sym::END_OF_FILE.0 {
+        return None;
+    }
+    let known = |s: u32| s < env_len || seen.contains(&s);
+    // The fresh arguments of `gk`: (slot, position).
+    let mut fresh: Vec<(u32, u32)> = Vec::new();
+    for i in 0..n.min(MAX_PLAN_ARGS) {
+        if let Cell::Ref(s) = cells[a.ix() + 1 + i as usize] {
+            if !known(s.0) && !fresh.iter().any(|&(t, _)| t == s.0) {
+                fresh.push((s.0, i));
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    let mut stack = Vec::new();
+    for j in 0..n2 as usize {
+        let arg = cells[b.ix() + 1 + j];
+        if let Some(h) = term_hash(cells, &[], &|c| c, arg, &mut stack) {
+            ops.push(KeyOp::Fixed(h));
+            continue;
+        }
+        ops.push(KeyOp::Start);
+        stack.clear();
+        stack.push(arg);
+        while let Some(c) = stack.pop() {
+            ops.push(match c {
+                Cell::Ref(s) => match fresh.iter().find(|&&(t, _)| t == s.0) {
+                    Some(&(_, i)) => KeyOp::Arg(i),
+                    None if known(s.0) => KeyOp::Slot(s.0),
+                    // Unbound after `gk` succeeds: no whole key.
+                    None => return None,
+                },
+                Cell::Atom(s) => KeyOp::Add(1, s.0 as u64),
+                Cell::Int(i) => KeyOp::Add(2, i as u64),
+                Cell::Str(s) => KeyOp::Add(3, s.0 as u64),
+                Cell::Eigen(e) => KeyOp::Add(4, e as u64),
+                Cell::Struct(p) => {
+                    let Cell::Functor(f, k) = cells[p.ix()] else {
+                        return None;
+                    };
+                    for i in (0..k as usize).rev() {
+                        stack.push(cells[p.ix() + 1 + i]);
+                    }
+                    KeyOp::Add(5, ((f.0 as u64) << 32) | k as u64)
+                }
+                // A binder term is not hashed: no whole key.
+                Cell::Bound(_) | Cell::Functor(..) => return None,
+            });
+        }
+        ops.push(KeyOp::End);
+    }
+    Some(AheadPlan {
+        offset,
+        pred: (f2, n2),
+        ops: ops.into_boxed_slice(),
+    })
+}

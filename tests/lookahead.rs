@@ -1,0 +1,143 @@
+//! Look-ahead: a candidate fact of a call after which the next goal would
+//! find nothing to match is passed over without being tried.  That may
+//! change no answer and no order, with the clause's body run conjunct by
+//! conjunct (a plan made when the clause was compiled) or copied whole
+//! (proofs recorded: the next goal is read from the heap).
+
+mod common;
+
+use common::{all_answers, session, session_with};
+use lolli::{Options, Session};
+use pretty_assertions::assert_eq;
+
+fn with_proofs() -> Options {
+    Options {
+        proofs: true,
+        ..Options::default()
+    }
+}
+
+/// Every answer of each goal against `program`, with proofs off and on
+/// (the look-ahead's two paths), which must agree.
+fn answers_both_ways(program: &str, goal: &str) -> Vec<String> {
+    let mut runs = Vec::new();
+    for (mut s, _) in [session(), session_with(with_proofs())] {
+        s.load_str("test", program).expect("loads");
+        runs.push(all_answers(&mut s, goal));
+    }
+    assert_eq!(runs[0], runs[1], "{goal}: proofs off and on disagree");
+    runs.pop().unwrap()
+}
+
+const PROGRAM: &str = "
+MODULE m.
+LINEAR r a.
+LINEAR r b.
+LINEAR r c.
+LINEAR r d.
+LINEAR s b.
+LINEAR s d.
+t c.
+u X :- X = d.
+two X :- r X, s X.
+dup X :- r X, r X.
+then_rule X :- r X, t X.
+then_var X :- r X, u X.
+pair X Y :- r X, s Y.
+nested X :- r X, w (f X) X.
+w (f b) b.
+w (f d) d.
+compare X :- r X, X = c.
+hidden X :- {r X, s X}.
+";
+
+#[test]
+fn answers_and_their_order_are_kept() {
+    let cases: &[(&str, &[&str])] = &[
+        ("two X, erase", &["X = b", "X = d"]),
+        // The candidate itself is the only match of the next goal: kept,
+        // and fails the usual way.
+        ("dup X, erase", &[]),
+        ("then_rule X, erase", &["X = c"]),
+        // The next goal has a rule whose head is not ground: never passed over.
+        ("then_var X, erase", &["X = d"]),
+        // The next goal does not depend on the candidate.
+        (
+            "pair X Y, erase",
+            &[
+                "X = a, Y = b",
+                "X = a, Y = d",
+                "X = b, Y = b",
+                "X = b, Y = d",
+                "X = c, Y = b",
+                "X = c, Y = d",
+                "X = d, Y = b",
+                "X = d, Y = d",
+            ],
+        ),
+        // The next goal's key holds the candidate's argument inside a term.
+        ("nested X, erase", &["X = b", "X = d"]),
+        // The next goal is a built-in: no look-ahead.
+        ("compare X, erase", &["X = c"]),
+        // Inside `{}` the module's linear resources are hidden.
+        ("hidden X, erase", &[]),
+        // Resources assumed during the search count, and must be used.
+        ("(s c -o two X), erase", &["X = c"]),
+        ("(s c -o (r X, s X, erase))", &["X = b", "X = c", "X = d"]),
+        ("(r e -o (r X, s X, erase))", &["X = b", "X = d"]),
+    ];
+    for (goal, expected) in cases {
+        assert_eq!(answers_both_ways(PROGRAM, goal), *expected, "{goal}");
+    }
+}
+
+#[test]
+fn duplicates_are_counted_once_each() {
+    let program = "MODULE m.\nLINEAR r a.\nLINEAR r a.\nLINEAR r b.\ndup X :- r X, r X.\n";
+    assert_eq!(
+        answers_both_ways(program, "dup X, erase"),
+        ["X = a", "X = a"]
+    );
+}
+
+#[test]
+fn the_next_goal_s_resources_are_read_in_the_right_scope() {
+    // `G1 & G2`: the second conjunct may use only what the first consumed.
+    let program = "MODULE m.\nLINEAR r a.\nLINEAR r b.\nLINEAR s a.\nLINEAR s b.\n\
+                   two X :- r X, s X.\n";
+    assert_eq!(
+        answers_both_ways(program, "(two X & (r Y, s Y)), erase"),
+        ["X = a, Y = a", "X = b, Y = b"]
+    );
+    assert_eq!(
+        answers_both_ways(program, "(two X & two Y), erase"),
+        ["X = a, Y = a", "X = b, Y = b"]
+    );
+    assert_eq!(
+        answers_both_ways(program, "(r X & two Y), erase"),
+        Vec::<String>::new()
+    );
+}
+
+/// The inferences `goal`'s first answer took.
+fn inferences(s: &mut Session, goal: &str) -> u64 {
+    let mut q = s.query(goal).expect("parses");
+    q.next_answer().expect("runs").expect("an answer");
+    q.machine().inferences
+}
+
+#[test]
+fn candidates_the_next_goal_cannot_follow_are_not_tried() {
+    // Five `r` facts, one `s`: without the look-ahead `r X` would be tried
+    // with a, b, c and d before e (a module's clauses in file order), and
+    // each try would call `s X` once; with it the call of `r X` takes e at
+    // once.
+    let program = "MODULE m.\nLINEAR r a.\nLINEAR r b.\nLINEAR r c.\nLINEAR r d.\n\
+                   LINEAR r e.\nLINEAR s e.\ntwo X :- r X, s X.\n";
+    for options in [Options::default(), with_proofs()] {
+        let (mut s, _) = session_with(options);
+        s.load_str("test", program).expect("loads");
+        // `two X`, `r X`, `s e`.
+        assert_eq!(inferences(&mut s, "two X, erase"), 3);
+    }
+}
