@@ -345,7 +345,8 @@ pub(crate) fn read_source(
 #[cfg(test)]
 mod tests {
     use super::SharedTerms;
-    use crate::logic::keys::term_hash;
+    use crate::logic::keys::{term_digest, term_hash};
+    use crate::term::cell::SeqHash;
     use crate::term::{Addr, Cell, Heap, SymId};
 
     /// Push `f (s (s z)) (s z)` built as a fresh block (as a load copies a
@@ -412,6 +413,13 @@ mod tests {
             let expected = hash(without, &[], &mut stack);
             assert!(expected.is_some());
             assert_eq!(hash(with, &heap.digests, &mut stack), expected);
+            // A term's digest stands for it in a sum, shared or not.
+            for (c, digests) in [(with, &heap.digests[..]), (without, &[][..])] {
+                let d = term_digest(&heap.cells, digests, &|c| c, c, &mut stack).unwrap();
+                let mut h = SeqHash::new();
+                h.add_digest(d);
+                assert_eq!(Some(h.finish()), expected);
+            }
         }
         // `s (s z)` built around the shared `s z` hashes as the plain one.
         let at = Addr(heap.cells.len() as u32);
