@@ -125,6 +125,7 @@ pub fn head_keys(
 /// digest in `digests` (shared ground terms of the heap, see
 /// [`Heap::digests`](crate::term::Heap::digests)) joins the sum in one step
 /// with the same result, so where the term is stored never changes its hash.
+/// It is the final mix of the term's [`term_digest`].
 pub fn term_hash(
     cells: &[Cell],
     digests: &[Digest],
@@ -132,68 +133,9 @@ pub fn term_hash(
     c: Cell,
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
-    let digest = |a: Addr| Digest::at(digests, a);
+    let d = term_digest(cells, digests, deref, c, stack)?;
     let mut h = SeqHash::new();
-    // Constants, and chains of one-argument terms ending in one (numerals
-    // like `s (s z)`), need no stack; the hash is the same as the general
-    // loop's below, which visits cells in the same order.
-    let mut budget = HASH_BUDGET;
-    let mut c = deref(c);
-    loop {
-        budget = budget.checked_sub(1)?;
-        match c {
-            Cell::Atom(s) => {
-                h.add(1, s.0 as u64);
-                return Some(h.finish());
-            }
-            Cell::Int(i) => {
-                h.add(2, i as u64);
-                return Some(h.finish());
-            }
-            Cell::Ref(_) | Cell::Bound(_) => return None,
-            Cell::Struct(a) => {
-                if let Some(d) = digest(a) {
-                    h.add_digest(d);
-                    return Some(h.finish());
-                }
-                match cells[a.ix()] {
-                    Cell::Functor(f, 1) => {
-                        h.add(5, ((f.0 as u64) << 32) | 1);
-                        c = deref(cells[a.ix() + 1]);
-                    }
-                    _ => break,
-                }
-            }
-            _ => break,
-        }
-    }
-    budget += 1;
-    stack.clear();
-    stack.push(c);
-    while let Some(c) = stack.pop() {
-        budget = budget.checked_sub(1)?;
-        match deref(c) {
-            Cell::Ref(_) | Cell::Bound(_) => return None,
-            Cell::Atom(s) => h.add(1, s.0 as u64),
-            Cell::Int(i) => h.add(2, i as u64),
-            Cell::Str(s) => h.add(3, s.0 as u64),
-            Cell::Eigen(e) => h.add(4, e as u64),
-            Cell::Functor(f, n) => h.add(5, ((f.0 as u64) << 32) | n as u64),
-            Cell::Struct(a) => {
-                if let Some(d) = digest(a) {
-                    h.add_digest(d);
-                    continue;
-                }
-                let Cell::Functor(f, n) = cells[a.ix()] else {
-                    return None;
-                };
-                h.add(5, ((f.0 as u64) << 32) | n as u64);
-                for i in (0..n as usize).rev() {
-                    stack.push(cells[a.ix() + 1 + i]);
-                }
-            }
-        }
-    }
+    h.add_digest(d);
     Some(h.finish())
 }
 
@@ -230,12 +172,11 @@ pub fn compound_digest(cells: &[Cell], digests: &[Digest], a: Addr) -> Option<Di
     })
 }
 
-/// The [`Digest`] of a ground term: the state [`term_hash`] reaches over
-/// its cells, and `P` to the number of cells, so that
-/// `avalanche(digest.hash)` is the term's hash and the digest can stand for
-/// the term inside a larger one ([`SeqHash::add_digest`]).  `None` if the
-/// term has a variable or more than [`HASH_BUDGET`] cells (shared subterms
-/// with digests count one).
+/// The [`Digest`] of a ground term: the [`SeqHash`] state its cells reach
+/// in preorder, and `P` to the number of cells, so that the digest can
+/// stand for the term inside a larger one ([`SeqHash::add_digest`]); its
+/// final mix is [`term_hash`].  `None` if the term has a variable or more
+/// than [`HASH_BUDGET`] cells (shared subterms with digests count one).
 pub fn term_digest(
     cells: &[Cell],
     digests: &[Digest],

@@ -69,9 +69,9 @@ impl Machine {
         }
     }
 
-    /// Whether some candidate of a masked cursor may be a ground fact (a
-    /// quick filter: calls of rules, as in ordinary Prolog code, pay no
-    /// more than this).
+    /// Whether some candidate of a masked cursor is a ground fact (a quick
+    /// filter: calls of rules, as in ordinary Prolog code, pay no more than
+    /// this).
     #[inline(always)]
     fn some_fact(&self, cur: &Cursor) -> bool {
         let Some((items, mut m)) = self.ctx.masked_candidates(cur) else {
@@ -80,16 +80,7 @@ impl Machine {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let item = items[i as usize];
-            let entry = &self.ctx.entries[item.entry as usize];
-            let fact = match entry.source {
-                Source::Heap { alts, .. } => {
-                    let alt = &self.ctx.heap_alts[(alts + item.alt) as usize];
-                    alt.ground && alt.nbody == 0
-                }
-                Source::Template { .. } => entry.ground != NONE,
-            };
-            if fact {
+            if self.fact_head(items[i as usize]).is_some() {
                 return true;
             }
         }
@@ -292,7 +283,7 @@ impl Machine {
 
     /// The head of the clause of `item` when it is a ground fact with no
     /// body (a heap cell), else `None`.
-    #[inline]
+    #[inline(always)]
     fn fact_head(&self, item: Item) -> Option<Cell> {
         let entry = &self.ctx.entries[item.entry as usize];
         match entry.source {
