@@ -133,10 +133,7 @@ pub fn term_hash(
     c: Cell,
     stack: &mut Vec<Cell>,
 ) -> Option<u64> {
-    let d = term_digest(cells, digests, deref, c, stack)?;
-    let mut h = SeqHash::new();
-    h.add_digest(d);
-    Some(h.finish())
+    term_digest(cells, digests, deref, c, stack).map(Digest::finish)
 }
 
 /// The digest of the ground compound at `a` whose arguments are constants

@@ -49,6 +49,21 @@ pub enum KeyOp {
     Arg(u32),
     /// The end of an argument.
     End,
+    /// A whole argument that is the earlier conjunct's argument `i` (what
+    /// `Start, Arg(i), End` compute, in one step).
+    ArgHash(u32),
+}
+
+/// End the steps of an argument begun with [`KeyOp::Start`]: `Start,
+/// Arg(i)` becomes [`KeyOp::ArgHash`].
+pub fn end_argument(ops: &mut Vec<KeyOp>) {
+    match ops[..] {
+        [.., KeyOp::Start, KeyOp::Arg(i)] => {
+            ops.truncate(ops.len() - 2);
+            ops.push(KeyOp::ArgHash(i));
+        }
+        _ => ops.push(KeyOp::End),
+    }
 }
 
 /// A plan for the conjunct pair `Gk , Gk+1` (see the module doc), named by
@@ -187,7 +202,7 @@ fn plan(
                 Cell::Bound(_) | Cell::Functor(..) => return None,
             });
         }
-        ops.push(KeyOp::End);
+        end_argument(&mut ops);
     }
     Some(AheadPlan {
         offset,

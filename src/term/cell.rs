@@ -499,6 +499,13 @@ pub struct Digest {
 }
 
 impl Digest {
+    /// The hash of the term the digest summarises (what
+    /// [`crate::logic::keys::term_hash`] gives for it).
+    #[inline]
+    pub fn finish(self) -> u64 {
+        avalanche(self.hash)
+    }
+
     /// The digest recorded for address `a` in a table like
     /// [`Heap::digests`], if any.
     #[inline]

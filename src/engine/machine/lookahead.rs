@@ -48,7 +48,7 @@
 #[allow(unused_imports)]
 use super::*;
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
-use crate::logic::lookahead::{KeyOp, MAX_PLAN_ARGS};
+use crate::logic::lookahead::{end_argument, KeyOp, MAX_PLAN_ARGS};
 use crate::term::cell::{Digest, Hasher64, SeqHash};
 
 impl Machine {
@@ -212,7 +212,7 @@ impl Machine {
                     Cell::Bound(_) | Cell::Functor(..) => return None,
                 });
             }
-            ops.push(KeyOp::End);
+            end_argument(ops);
         }
         Some((f2, n2))
     }
@@ -228,7 +228,7 @@ impl Machine {
         start.add(5, ((pred.0 .0 as u64) << 32) | pred.1 as u64);
         // The arguments of the call that the key reads.
         let need = ops.iter().fold(0u32, |need, op| match *op {
-            KeyOp::Arg(i) => need | 1 << i,
+            KeyOp::Arg(i) | KeyOp::ArgHash(i) => need | 1 << i,
             _ => need,
         });
         // A key that does not depend on the candidate is decided once.
@@ -240,6 +240,7 @@ impl Machine {
         if fixed == Some(true) {
             return;
         }
+        let mut scratch = std::mem::take(&mut self.scratch);
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
@@ -263,8 +264,7 @@ impl Machine {
                         let k = need.trailing_zeros();
                         need &= need - 1;
                         let a = heap.cells[head.ix() + 1 + k as usize];
-                        match term_digest(&heap.cells, &heap.digests, &deref, a, &mut self.scratch)
-                        {
+                        match term_digest(&heap.cells, &heap.digests, &deref, a, &mut scratch) {
                             Some(d) => digests[k as usize] = d,
                             None => continue 'facts,
                         }
@@ -276,6 +276,7 @@ impl Machine {
                 drop |= 1 << i;
             }
         }
+        self.scratch = scratch;
         if drop != 0 {
             Context::drop_candidates(cur, drop);
         }
@@ -337,6 +338,7 @@ fn key(start: Hasher64, ops: &[KeyOp], args: &[Digest]) -> Option<u64> {
             KeyOp::Add(tag, word) => arg.add(tag, word),
             KeyOp::Digest(d) => arg.add_digest(d),
             KeyOp::Arg(k) => arg.add_digest(*args.get(k as usize)?),
+            KeyOp::ArgHash(k) => whole.add(6, args.get(k as usize)?.finish()),
             KeyOp::Slot(_) => return None,
             KeyOp::End => whole.add(6, arg.finish()),
         }
