@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_answers, session, session_with};
+use common::{all_answers, lolli_in, session, session_with, temp_dir, write_file};
 use lolli::{Options, Session};
 use pretty_assertions::assert_eq;
 
@@ -140,4 +140,35 @@ fn candidates_the_next_goal_cannot_follow_are_not_tried() {
         // `two X`, `r X`, `s e`.
         assert_eq!(inferences(&mut s, "two X, erase"), 3);
     }
+}
+
+#[test]
+fn module_parameters_and_local_names_in_the_next_goal() {
+    // The next goal's key holds a module parameter (bound when the module
+    // is loaded) or a local name: values the plan reads when the call is
+    // made.
+    let dir = temp_dir("lookahead-module");
+    write_file(
+        &dir.join("pm.lolli"),
+        "MODULE pm K.\nLOCAL loc.\nLINEAR r a.\nLINEAR r b.\nLINEAR r c.\n\
+         LINEAR s K b.\nLINEAR s K d.\nLINEAR t loc c.\n\
+         two X :- r X, s K X.\nthree X :- r X, t loc X.\nother X :- r X, s j X.\n",
+    );
+    let run = lolli_in(
+        &dir,
+        &[
+            "--all",
+            "-e",
+            "pm k --o (two X, erase)",
+            "-e",
+            "pm k --o (three X, erase)",
+            "-e",
+            "pm k --o (other X, erase)",
+            "-e",
+            "pm k --o (r X, s k X, erase)",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(run.stdout, "X = b\nX = c\nno\nX = b\n", "{}", run.stderr);
 }
