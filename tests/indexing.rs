@@ -68,6 +68,17 @@ fn a_variable_application_is_matched_by_what_it_denotes() {
 }
 
 #[test]
+fn a_ground_variable_application_is_found_by_key_among_many_clauses() {
+    // With more than a few clauses the index picks them by key; `F a` with
+    // F = f must find `q (f a)`, though its cells are `$apply f a`.
+    let program = "q (f a).\nq (g 1).\nq (g 2).\nq (g 3).\nq (g 4).\nq (g 5).\n\
+                   q (g 6).\nq (g 7).\nq (g 8).\nq (g 9).\nq (h (f a)).\n";
+    assert_eq!(answers(program, "F = f, q (F a)"), ["F = f"]);
+    assert_eq!(answers(program, "F = f, q (h (F a))"), ["F = f"]);
+    assert_eq!(answers(program, "F = g, X = 3, q (F X)"), ["F = g, X = 3"]);
+}
+
+#[test]
 fn an_unbound_variable_application_matches_by_currying() {
     // `F b` against `f X` gives F = f; against `f a b`, F = f a; it can be
     // no constant.  Program clauses with variables and ground facts alike.

@@ -49,6 +49,8 @@ w (f b) b.
 w (f d) d.
 compare X :- r X, X = c.
 hidden X :- {r X, s X}.
+q (f b).
+applied F X :- r X, q (F X).
 ";
 
 #[test]
@@ -79,6 +81,9 @@ fn answers_and_their_order_are_kept() {
         ("nested X, erase", &["X = b", "X = d"]),
         // The next goal is a built-in: no look-ahead.
         ("compare X, erase", &["X = c"]),
+        // The next goal holds a variable application: `F X` is `f b`
+        // with F = f and X = b, though its cells differ.
+        ("F = f, applied F X, erase", &["F = f, X = b"]),
         // Inside `{}` the module's linear resources are hidden.
         ("hidden X, erase", &[]),
         // Resources assumed during the search count, and must be used.

@@ -4,9 +4,14 @@
 //! clause template or the heap), so a call and a clause head can be matched
 //! by key before they are unified.  A key is only a filter: candidates are
 //! always unified afterwards, so a hash collision costs time, never answers.
+//!
+//! A term gets a key only when every term that unifies with it has the
+//! same cells: it is ground, and holds no variable application `$apply F
+//! X` (which unifies with `f X` once `F = f`), so such a term has no key
+//! and is matched by unification alone, like a variable.
 
 use crate::term::cell::{Digest, Hasher64, SeqHash};
-use crate::term::{Addr, Cell, SymId};
+use crate::term::{sym, Addr, Cell, SymId};
 
 /// How many leading arguments are indexed.
 pub const MAX_ARGS: usize = 3;
@@ -143,6 +148,9 @@ pub fn compound_digest(cells: &[Cell], digests: &[Digest], a: Addr) -> Option<Di
     let Cell::Functor(f, n) = cells[a.ix()] else {
         return None;
     };
+    if f == sym::APPLY {
+        return None;
+    }
     let mut h = SeqHash::new();
     let mut pow = SeqHash::P;
     h.add(5, ((f.0 as u64) << 32) | n as u64);
@@ -207,7 +215,7 @@ pub fn term_digest(
                     });
                 }
                 match cells[a.ix()] {
-                    Cell::Functor(f, 1) => {
+                    Cell::Functor(f, 1) if f != sym::APPLY => {
                         h.add(5, ((f.0 as u64) << 32) | 1);
                         pow = pow.wrapping_mul(SeqHash::P);
                         c = deref(cells[a.ix() + 1]);
@@ -239,6 +247,9 @@ pub fn term_digest(
                 let Cell::Functor(f, n) = cells[a.ix()] else {
                     return None;
                 };
+                if f == sym::APPLY {
+                    return None;
+                }
                 for i in (0..n as usize).rev() {
                     stack.push(cells[a.ix() + 1 + i]);
                 }

@@ -190,9 +190,13 @@ fn plan(
                 Cell::Str(s) => KeyOp::Add(3, s.0 as u64),
                 Cell::Eigen(e) => KeyOp::Add(4, e as u64),
                 Cell::Struct(p) => {
+                    // A variable application has no key (see `keys`).
                     let Cell::Functor(f, k) = cells[p.ix()] else {
                         return None;
                     };
+                    if f == sym::APPLY {
+                        return None;
+                    }
                     for i in (0..k as usize).rev() {
                         stack.push(cells[p.ix() + 1 + i]);
                     }

@@ -203,6 +203,9 @@ impl Machine {
                             let Cell::Functor(f, k) = heap.cells[p.ix()] else {
                                 return None;
                             };
+                            if f == sym::APPLY {
+                                return None;
+                            }
                             for i in (0..k as usize).rev() {
                                 self.scratch.push(heap.cells[p.ix() + 1 + i]);
                             }
