@@ -177,3 +177,40 @@ fn module_parameters_and_local_names_in_the_next_goal() {
     );
     assert_eq!(run.stdout, "X = b\nX = c\nno\nX = b\n", "{}", run.stderr);
 }
+
+const NESTED: &str = "
+MODULE nest.
+LINEAR c z peg.
+LINEAR c (s z) peg.
+LINEAR c (f a b) peg.
+LINEAR c (s (s z)) peg.
+LINEAR d (s z).
+LINEAR d a.
+LINEAR e (f a).
+two X :- c (s X) peg, d X.
+pair X :- c (f X) peg, d X.
+three F X :- e (F X), d X.
+";
+
+#[test]
+fn variables_inside_the_call_s_arguments_are_followed() {
+    // `X` in `c (s X) peg` is bound to a subterm of the candidate; a
+    // candidate without that shape (`c z peg`, `c (f a b) peg` for
+    // `c (f X) peg`) cannot match and is passed over too.  Inside a
+    // variable application (`F X`) the place is not followed.
+    let cases: &[(&str, &[&str])] = &[
+        ("two X, erase", &["X = s z"]),
+        ("pair X, erase", &[]),
+        ("three F X, erase", &["F = f, X = a"]),
+    ];
+    for (goal, expected) in cases {
+        assert_eq!(answers_both_ways(NESTED, goal), *expected, "{goal}");
+    }
+    // `two X`, `c (s X) peg`, `d (s z)`: `c (s z) peg`, tried first
+    // without the look-ahead, would call `d z` in vain.
+    for options in [Options::default(), with_proofs()] {
+        let (mut s, _) = session_with(options);
+        s.load_str("test", NESTED).expect("loads");
+        assert_eq!(inferences(&mut s, "two X, erase"), 3);
+    }
+}

@@ -18,9 +18,10 @@
 //!   connective or a predefined name is never a plain call);
 //! - every variable of `Gk+1` either occurs before `Gk` (in the head or an
 //!   earlier conjunct: its value is known when `Gk` is called, or it is an
-//!   environment slot), or is a *fresh* argument of `Gk`: an argument that
-//!   is that variable alone, and whose variable occurs nowhere before.
-//!   Trying a fact binds such a variable to the fact's argument.
+//!   environment slot), or is *fresh* in `Gk`: it occurs nowhere before,
+//!   and occurs in `Gk` (at most [`MAX_DEPTH`] compound terms deep, as `X`
+//!   in `b (s (s X)) Y peg`).  A fact that `Gk` matches binds such a
+//!   variable to its own subterm at the same place ([`Place`]).
 //!
 //! The steps hash the conjunct exactly as [`super::keys::keys_of`] would
 //! hash its heap copy: the same cells in the same order.
@@ -45,13 +46,147 @@ pub enum KeyOp {
     Slot(u32),
     /// A ground term, by its digest.
     Digest(Digest),
-    /// The earlier conjunct's argument `i`, which the candidate binds.
+    /// The candidate's subterm at source `j` of the plan's (or the call's)
+    /// [`Place`]s, which trying it binds to a variable.
     Arg(u32),
     /// The end of an argument.
     End,
-    /// A whole argument that is the earlier conjunct's argument `i` (what
-    /// `Start, Arg(i), End` compute, in one step).
+    /// A whole argument that is source `j` (what `Start, Arg(j), End`
+    /// compute, in one step).
     ArgHash(u32),
+}
+
+/// The most compound terms deep a [`Place`] reaches.
+pub const MAX_DEPTH: usize = 6;
+
+/// Where in a candidate fact a variable of the call is bound: argument
+/// `arg` of the fact, then argument `steps[0]` of that, and so on, `len`
+/// steps deep.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The argument of the fact.
+    pub arg: u8,
+    /// How many steps follow.
+    pub len: u8,
+    /// The argument taken at each step.
+    pub steps: [u8; MAX_DEPTH],
+}
+
+impl Place {
+    /// The variable places of a term: for each cell reached by argument
+    /// positions from `c` (at most [`MAX_DEPTH`] deep and through the
+    /// first 256 arguments of a compound), `visit(source, cell)` in
+    /// preorder; `arg` is the term's argument position in the call.
+    pub fn walk(
+        cells: &[Cell],
+        deref: &impl Fn(Cell) -> Cell,
+        arg: u8,
+        c: Cell,
+        visit: &mut impl FnMut(Place, Cell),
+    ) {
+        let mut stack = vec![(
+            deref(c),
+            Place {
+                arg,
+                len: 0,
+                steps: [0; MAX_DEPTH],
+            },
+        )];
+        while let Some((c, at)) = stack.pop() {
+            visit(at, c);
+            let (Cell::Struct(a), Some(n)) = (c, Self::inside(cells, c)) else {
+                continue;
+            };
+            if at.len as usize == MAX_DEPTH {
+                continue;
+            }
+            for i in (0..n.min(256) as usize).rev() {
+                let mut inner = at;
+                inner.steps[at.len as usize] = i as u8;
+                inner.len += 1;
+                stack.push((deref(cells[a.ix() + 1 + i]), inner));
+            }
+        }
+    }
+
+    /// The number of arguments of a compound term whose arguments match a
+    /// fact's arguments place by place: not a variable application
+    /// (`$apply F X` unifies with terms of other shapes) nor a binder term
+    /// (matched up to its bound names).
+    #[inline]
+    fn inside(cells: &[Cell], c: Cell) -> Option<u32> {
+        let Cell::Struct(a) = c else { return None };
+        match cells[a.ix()] {
+            Cell::Functor(f, n) if f != sym::APPLY && !f.is_binder() => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The first place in the call at `atom` (a compound term's address)
+    /// where the unbound variable `v` is, looking at no more than `budget`
+    /// cells (without allocating: the engine asks at calls).
+    pub fn locate(
+        cells: &[Cell],
+        deref: &impl Fn(Cell) -> Cell,
+        atom: usize,
+        v: Cell,
+        budget: &mut usize,
+    ) -> Option<Place> {
+        fn go(
+            cells: &[Cell],
+            deref: &impl Fn(Cell) -> Cell,
+            c: Cell,
+            at: Place,
+            v: Cell,
+            budget: &mut usize,
+        ) -> Option<Place> {
+            *budget = budget.checked_sub(1)?;
+            let c = deref(c);
+            if c == v {
+                return Some(at);
+            }
+            let (Cell::Struct(a), Some(n)) = (c, Place::inside(cells, c)) else {
+                return None;
+            };
+            if at.len as usize == MAX_DEPTH {
+                return None;
+            }
+            (0..n.min(256) as usize).find_map(|i| {
+                let mut inner = at;
+                inner.steps[at.len as usize] = i as u8;
+                inner.len += 1;
+                go(cells, deref, cells[a.ix() + 1 + i], inner, v, budget)
+            })
+        }
+        let Cell::Functor(_, n) = cells[atom] else {
+            return None;
+        };
+        (0..n.min(MAX_PLAN_ARGS)).find_map(|i| {
+            let at = Place {
+                arg: i as u8,
+                len: 0,
+                steps: [0; MAX_DEPTH],
+            };
+            go(cells, deref, cells[atom + 1 + i as usize], at, v, budget)
+        })
+    }
+
+    /// The subterm at this place of the atom at `head` (a heap address),
+    /// if the atom has that shape.
+    #[inline]
+    pub fn find(self, cells: &[Cell], deref: &impl Fn(Cell) -> Cell, head: usize) -> Option<Cell> {
+        let mut c = deref(cells[head + 1 + self.arg as usize]);
+        for &step in &self.steps[..self.len as usize] {
+            let Cell::Struct(a) = c else { return None };
+            match cells[a.ix()] {
+                Cell::Functor(_, n) if (step as u32) < n => {
+                    c = deref(cells[a.ix() + 1 + step as usize]);
+                }
+                _ => return None,
+            }
+        }
+        Some(c)
+    }
 }
 
 /// End the steps of an argument begun with [`KeyOp::Start`]: `Start,
@@ -76,11 +211,14 @@ pub struct AheadPlan {
     pub offset: i64,
     /// `Gk+1`'s name and number of arguments.
     pub pred: (SymId, u32),
+    /// Where the fresh variables of `Gk` that `Gk+1` holds are bound in a
+    /// candidate, named by [`KeyOp::Arg`].
+    pub places: Box<[Place]>,
     /// The steps, one group per argument of `Gk+1`.
     pub ops: Box<[KeyOp]>,
 }
 
-/// The most arguments of `Gk` a plan reads.
+/// The most arguments of `Gk` a plan reads, and the most places.
 pub const MAX_PLAN_ARGS: u32 = 8;
 
 /// The plans of a template's bodies: for each alternative, each pair of
@@ -157,15 +295,19 @@ fn plan(
         return None;
     }
     let known = |s: u32| s < env_len || seen.contains(&s);
-    // The fresh arguments of `gk`: (slot, position).
-    let mut fresh: Vec<(u32, u32)> = Vec::new();
+    // The fresh variables of `gk`, where they are.
+    let mut fresh: Vec<(u32, Place)> = Vec::new();
     for i in 0..n.min(MAX_PLAN_ARGS) {
-        if let Cell::Ref(s) = cells[a.ix() + 1 + i as usize] {
-            if !known(s.0) && !fresh.iter().any(|&(t, _)| t == s.0) {
-                fresh.push((s.0, i));
+        let arg = cells[a.ix() + 1 + i as usize];
+        Place::walk(cells, &|c| c, i as u8, arg, &mut |at, c| {
+            if let Cell::Ref(s) = c {
+                if !known(s.0) && !fresh.iter().any(|&(t, _)| t == s.0) {
+                    fresh.push((s.0, at));
+                }
             }
-        }
+        });
     }
+    let mut places: Vec<Place> = Vec::new();
     let mut ops = Vec::new();
     let mut stack = Vec::new();
     for j in 0..n2 as usize {
@@ -180,7 +322,17 @@ fn plan(
         while let Some(c) = stack.pop() {
             ops.push(match c {
                 Cell::Ref(s) => match fresh.iter().find(|&&(t, _)| t == s.0) {
-                    Some(&(_, i)) => KeyOp::Arg(i),
+                    Some(&(_, at)) => {
+                        let j = match places.iter().position(|&o| o == at) {
+                            Some(j) => j,
+                            None if places.len() < MAX_PLAN_ARGS as usize => {
+                                places.push(at);
+                                places.len() - 1
+                            }
+                            None => return None,
+                        };
+                        KeyOp::Arg(j as u32)
+                    }
                     None if known(s.0) => KeyOp::Slot(s.0),
                     // Unbound after `gk` succeeds: no whole key.
                     None => return None,
@@ -211,6 +363,7 @@ fn plan(
     Some(AheadPlan {
         offset,
         pred: (f2, n2),
+        places: places.into_boxed_slice(),
         ops: ops.into_boxed_slice(),
     })
 }

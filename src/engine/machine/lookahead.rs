@@ -18,16 +18,22 @@
 //! - the candidate is a ground fact: trying it binds the call's variables
 //!   to its arguments, consumes it if linear, and runs no body, so the next
 //!   goal runs at once, in the same context less that fact;
-//! - every variable of the next goal that is unbound now is an argument of
-//!   the call by itself (`b X Y peg`), so the candidate makes the next goal
-//!   ground, and its whole-atom key can be computed from the candidate's
-//!   arguments ([`term_digest`]) without building anything;
+//! - every variable of the next goal that is unbound now occurs in the
+//!   call (`X` in `b (s (s X)) Y peg`, at most a few compound terms deep,
+//!   not inside a variable application or a binder term), so the candidate
+//!   binds it to its own subterm at the same place ([`Place`]): the
+//!   candidate makes the next goal ground, and its whole-atom key can be
+//!   computed from those subterms ([`term_digest`]) without building
+//!   anything;
 //! - no tracer is installed (the trace would show the dropped tries) and
 //!   no depth limit is set (a dropped try never reaches it).
 //!
 //! The candidate is dropped when no usable item can unify with the next
 //! goal ([`Context::may_match_ground`]): that goal would fail, and with it
-//! this try, with nothing recorded and no answer lost or reordered.  The
+//! this try, with nothing recorded and no answer lost or reordered.  It is
+//! dropped too when it has no subterm at such a place (`b z z peg` for
+//! `b (s (s X)) Y peg`): it cannot match the call, and its try would fail
+//! at once.  The
 //! context used for the check still holds the candidate itself, so at
 //! worst a doomed candidate is kept and fails the usual way.
 //!
@@ -48,8 +54,16 @@
 #[allow(unused_imports)]
 use super::*;
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
-use crate::logic::lookahead::{end_argument, KeyOp, MAX_PLAN_ARGS};
+use crate::logic::lookahead::{end_argument, KeyOp, Place, MAX_PLAN_ARGS};
 use crate::term::cell::{Digest, Hasher64, SeqHash};
+
+/// The steps computing the next goal's key from a candidate, and the
+/// places in the candidate they read (reused from call to call).
+#[derive(Debug, Default)]
+pub(super) struct KeySteps {
+    ops: Vec<KeyOp>,
+    places: Vec<Place>,
+}
 
 impl Machine {
     /// Drop from a masked cursor the candidates of call `goal` after which
@@ -90,21 +104,22 @@ impl Machine {
     /// [`Self::look_ahead`] when the continuation starts with a goal.
     #[inline(never)]
     fn look_ahead_at(&mut self, goal: Cell, cur: &mut Cursor) {
-        let mut ops = std::mem::take(&mut self.ahead_ops);
-        ops.clear();
+        let mut steps = std::mem::take(&mut self.ahead);
+        steps.ops.clear();
+        steps.places.clear();
         let pred = match self.frames[self.cont as usize].action {
             Action::Deferred {
                 at, tpl, plan, env, ..
-            } => self.deferred_ops(goal, at, tpl, plan, env, &mut ops),
-            Action::Solve { goal: next, .. } => self.solve_ops(goal, next, &mut ops),
+            } => self.deferred_ops(goal, at, tpl, plan, env, &mut steps),
+            Action::Solve { goal: next, .. } => self.solve_ops(goal, next, &mut steps),
             _ => None,
         };
         if let Some(pred) = pred {
             if !self.special(pred) {
-                self.drop_doomed(cur, pred, &ops);
+                self.drop_doomed(cur, pred, &steps);
             }
         }
-        self.ahead_ops = ops;
+        self.ahead = steps;
     }
 
     /// Whether calls of `pred` are not plain lookups: built-in, foreign or
@@ -126,20 +141,22 @@ impl Machine {
         tpl: u32,
         plan: u32,
         env: u32,
-        ops: &mut Vec<KeyOp>,
+        steps: &mut KeySteps,
     ) -> Option<(SymId, u32)> {
+        let KeySteps { ops, places } = steps;
         let plan = &self.templates[tpl as usize].ahead[plan as usize];
         if goal != Cell::Struct(Addr((at as i64 + plan.offset) as u32)) {
             return None;
         }
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
+        places.extend_from_slice(&plan.places);
         for &op in plan.ops.iter() {
             ops.push(match op {
                 // A slot still unbound (a variable of the head, say) may
-                // be an argument of the call by itself.
+                // be in the call, and bound by the candidate.
                 KeyOp::Slot(s) => match deref(heap.cells[(env + s) as usize]) {
-                    Cell::Ref(v) => KeyOp::Arg(arg_var(heap, goal, v)?),
+                    v @ Cell::Ref(_) => KeyOp::Arg(place_of(heap, goal, v, places)?),
                     v => KeyOp::Digest(term_digest(
                         &heap.cells,
                         &heap.digests,
@@ -158,7 +175,8 @@ impl Machine {
     /// as they stand (see the module doc).  Returns `next`'s predicate;
     /// `None` when `next` is not a compound term of a name that is not
     /// predefined, or has a variable that a candidate leaves unbound.
-    fn solve_ops(&mut self, goal: Cell, next: Cell, ops: &mut Vec<KeyOp>) -> Option<(SymId, u32)> {
+    fn solve_ops(&mut self, goal: Cell, next: Cell, steps: &mut KeySteps) -> Option<(SymId, u32)> {
+        let KeySteps { ops, places } = steps;
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
         // Through `,`, its left conjunct.
@@ -192,7 +210,7 @@ impl Machine {
             while let Some(c) = self.scratch.pop() {
                 budget = budget.checked_sub(1)?;
                 ops.push(match deref(c) {
-                    Cell::Ref(v) => KeyOp::Arg(arg_var(heap, goal, v)?),
+                    v @ Cell::Ref(_) => KeyOp::Arg(place_of(heap, goal, v, places)?),
                     Cell::Atom(s) => KeyOp::Add(1, s.0 as u64),
                     Cell::Int(i) => KeyOp::Add(2, i as u64),
                     Cell::Str(s) => KeyOp::Add(3, s.0 as u64),
@@ -221,8 +239,9 @@ impl Machine {
     }
 
     /// Drop the candidates of `cur` that are ground facts after which a call
-    /// of `pred` whose key `ops` compute would find nothing.
-    fn drop_doomed(&mut self, cur: &mut Cursor, pred: (SymId, u32), ops: &[KeyOp]) {
+    /// of `pred` whose key `steps` compute would find nothing.
+    fn drop_doomed(&mut self, cur: &mut Cursor, pred: (SymId, u32), steps: &KeySteps) {
+        let KeySteps { ops, places } = steps;
         let Some((items, mask)) = self.ctx.masked_candidates(cur) else {
             return;
         };
@@ -266,7 +285,13 @@ impl Machine {
                     while need != 0 {
                         let k = need.trailing_zeros();
                         need &= need - 1;
-                        let a = heap.cells[head.ix() + 1 + k as usize];
+                        // A fact without the call's shape there cannot
+                        // match the call: trying it would fail at once.
+                        let Some(a) = places[k as usize].find(&heap.cells, &deref, head.ix())
+                        else {
+                            drop |= 1 << i;
+                            continue 'facts;
+                        };
                         match term_digest(&heap.cells, &heap.digests, &deref, a, &mut scratch) {
                             Some(d) => digests[k as usize] = d,
                             None => continue 'facts,
@@ -313,17 +338,23 @@ impl Machine {
     }
 }
 
-/// The first of the call `goal`'s arguments (among the first
-/// [`MAX_PLAN_ARGS`]) that is the unbound variable `v` by itself.
-fn arg_var(heap: &crate::term::Heap, goal: Cell, v: Addr) -> Option<u32> {
+/// The number of the place in the call `goal` where the unbound variable
+/// `v` is, added to `places` if new (`None` if it is not in the call, or
+/// `places` is full).
+fn place_of(heap: &crate::term::Heap, goal: Cell, v: Cell, places: &mut Vec<Place>) -> Option<u32> {
     let Cell::Struct(a) = heap.deref(goal) else {
         return None;
     };
-    let Cell::Functor(_, n) = heap.get(a) else {
-        return None;
-    };
-    (0..n.min(MAX_PLAN_ARGS))
-        .find(|&i| heap.deref(heap.cells[(a.0 + 1 + i) as usize]) == Cell::Ref(v))
+    let mut budget = HASH_BUDGET;
+    let at = Place::locate(&heap.cells, &|c| heap.deref(c), a.ix(), v, &mut budget)?;
+    match places.iter().position(|&s| s == at) {
+        Some(j) => Some(j as u32),
+        None if places.len() < MAX_PLAN_ARGS as usize => {
+            places.push(at);
+            Some(places.len() as u32 - 1)
+        }
+        None => None,
+    }
 }
 
 /// The whole-atom key that `ops` compute, after the name's step `start`,

@@ -603,8 +603,8 @@ pub struct Machine {
     /// A reusable work stack: index keys of calls, memo calls with module
     /// parameters.
     pub(crate) scratch: Vec<Cell>,
-    /// The steps of the look-ahead's key (reused, see [`lookahead`]).
-    ahead_ops: Vec<crate::logic::lookahead::KeyOp>,
+    /// The look-ahead's key steps (reused, see [`lookahead`]).
+    ahead: lookahead::KeySteps,
     outputs: Vec<effects::OutFile>,
     output: u32,
     /// A `telling` file that could not be flushed while backtracking left
@@ -732,7 +732,7 @@ impl Machine {
             aux: Vec::new(),
             slots: Vec::new(),
             scratch: Vec::new(),
-            ahead_ops: Vec::new(),
+            ahead: Default::default(),
             outputs: Vec::new(),
             output_error: None,
             output: 0,
