@@ -173,9 +173,12 @@ impl Place {
 
     /// The subterm at this place of the atom at `head` (a heap address),
     /// if the atom has that shape.
-    #[inline]
+    #[inline(always)]
     pub fn find(self, cells: &[Cell], deref: &impl Fn(Cell) -> Cell, head: usize) -> Option<Cell> {
         let mut c = deref(cells[head + 1 + self.arg as usize]);
+        if self.len == 0 {
+            return Some(c);
+        }
         for &step in &self.steps[..self.len as usize] {
             let Cell::Struct(a) = c else { return None };
             match cells[a.ix()] {

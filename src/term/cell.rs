@@ -499,6 +499,17 @@ pub struct Digest {
 }
 
 impl Digest {
+    /// The digest of one cell, a tagged word (as [`SeqHash::add`] takes it).
+    #[inline]
+    pub fn of_word(tag: u64, word: u64) -> Digest {
+        let mut h = SeqHash::new();
+        h.add(tag, word);
+        Digest {
+            hash: h.state(),
+            pow: SeqHash::P,
+        }
+    }
+
     /// The hash of the term the digest summarises (what
     /// [`crate::logic::keys::term_hash`] gives for it).
     #[inline]

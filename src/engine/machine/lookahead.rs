@@ -292,7 +292,16 @@ impl Machine {
                             drop |= 1 << i;
                             continue 'facts;
                         };
-                        match term_digest(&heap.cells, &heap.digests, &deref, a, &mut scratch) {
+                        // Constants and shared terms (most arguments of
+                        // facts) without the general walk.
+                        let d = match a {
+                            Cell::Struct(p) => Digest::at(&heap.digests, p),
+                            Cell::Atom(s) => Some(Digest::of_word(1, s.0 as u64)),
+                            _ => None,
+                        };
+                        match d.or_else(|| {
+                            term_digest(&heap.cells, &heap.digests, &deref, a, &mut scratch)
+                        }) {
                             Some(d) => digests[k as usize] = d,
                             None => continue 'facts,
                         }
