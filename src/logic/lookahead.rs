@@ -122,9 +122,10 @@ impl Place {
         }
     }
 
-    /// The first place in the call at `atom` (a compound term's address)
-    /// where the unbound variable `v` is, looking at no more than `budget`
-    /// cells (without allocating: the engine asks at calls).
+    /// The first place (in preorder) in the call at `atom` (a compound
+    /// term's address) where the unbound variable `v` is, looking at no
+    /// more than `budget` cells, without allocating: the engine asks at
+    /// calls.
     pub fn locate(
         cells: &[Cell],
         deref: &impl Fn(Cell) -> Cell,
@@ -132,43 +133,53 @@ impl Place {
         v: Cell,
         budget: &mut usize,
     ) -> Option<Place> {
-        fn go(
-            cells: &[Cell],
-            deref: &impl Fn(Cell) -> Cell,
-            c: Cell,
-            at: Place,
-            v: Cell,
-            budget: &mut usize,
-        ) -> Option<Place> {
+        const STACK: usize = 16;
+        let Cell::Functor(_, n) = cells[atom] else {
+            return None;
+        };
+        let top_place = Place {
+            arg: 0,
+            len: 0,
+            steps: [0; MAX_DEPTH],
+        };
+        let mut stack = [(Cell::Ref(crate::term::Addr(0)), top_place); STACK];
+        let mut top = 0;
+        for i in (0..n.min(MAX_PLAN_ARGS)).rev() {
+            stack[top] = (
+                cells[atom + 1 + i as usize],
+                Place {
+                    arg: i as u8,
+                    ..top_place
+                },
+            );
+            top += 1;
+        }
+        while top > 0 {
+            top -= 1;
+            let (c, at) = stack[top];
             *budget = budget.checked_sub(1)?;
             let c = deref(c);
             if c == v {
                 return Some(at);
             }
             let (Cell::Struct(a), Some(n)) = (c, Place::inside(cells, c)) else {
-                return None;
+                continue;
             };
             if at.len as usize == MAX_DEPTH {
-                return None;
+                continue;
             }
-            (0..n.min(256) as usize).find_map(|i| {
+            for i in (0..n.min(256) as usize).rev() {
+                if top == STACK {
+                    return None;
+                }
                 let mut inner = at;
                 inner.steps[at.len as usize] = i as u8;
                 inner.len += 1;
-                go(cells, deref, cells[a.ix() + 1 + i], inner, v, budget)
-            })
+                stack[top] = (cells[a.ix() + 1 + i], inner);
+                top += 1;
+            }
         }
-        let Cell::Functor(_, n) = cells[atom] else {
-            return None;
-        };
-        (0..n.min(MAX_PLAN_ARGS)).find_map(|i| {
-            let at = Place {
-                arg: i as u8,
-                len: 0,
-                steps: [0; MAX_DEPTH],
-            };
-            go(cells, deref, cells[atom + 1 + i as usize], at, v, budget)
-        })
+        None
     }
 
     /// The subterm at this place of the atom at `head` (a heap address),

@@ -354,8 +354,23 @@ fn place_of(heap: &crate::term::Heap, goal: Cell, v: Cell, places: &mut Vec<Plac
     let Cell::Struct(a) = heap.deref(goal) else {
         return None;
     };
-    let mut budget = HASH_BUDGET;
-    let at = Place::locate(&heap.cells, &|c| heap.deref(c), a.ix(), v, &mut budget)?;
+    let Cell::Functor(_, n) = heap.cells[a.ix()] else {
+        return None;
+    };
+    // An argument by itself (the common case) without the general search.
+    let direct =
+        (0..n.min(MAX_PLAN_ARGS)).find(|&i| heap.deref(heap.cells[a.ix() + 1 + i as usize]) == v);
+    let at = match direct {
+        Some(i) => Place {
+            arg: i as u8,
+            len: 0,
+            steps: Default::default(),
+        },
+        None => {
+            let mut budget = HASH_BUDGET;
+            Place::locate(&heap.cells, &|c| heap.deref(c), a.ix(), v, &mut budget)?
+        }
+    };
     match places.iter().position(|&s| s == at) {
         Some(j) => Some(j as u32),
         None if places.len() < MAX_PLAN_ARGS as usize => {
