@@ -5,8 +5,9 @@
 //! bound differently after each retry, nested and variable conjuncts,
 //! assumptions, `erase`, and a conjunct larger than one reserved run of
 //! cells.  Each answer list is written out by hand, and must also be what a
-//! session recording proofs gives (proofs see every `,` step, so that
-//! session copies bodies whole).
+//! session recording proofs gives (there the `,` steps' proof nodes are
+//! made when the conjuncts are pushed, and a body nesting to the right,
+//! whose later steps come after its first conjunct, is copied whole).
 
 mod common;
 

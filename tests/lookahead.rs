@@ -2,7 +2,8 @@
 //! find nothing to match is passed over without being tried.  That may
 //! change no answer and no order, with the clause's body run conjunct by
 //! conjunct (a plan made when the clause was compiled) or copied whole
-//! (proofs recorded: the next goal is read from the heap).
+//! (with proofs, a body nesting to the right: the next goal is read from
+//! the heap).
 
 mod common;
 
@@ -213,4 +214,63 @@ fn variables_inside_the_call_s_arguments_are_followed() {
         s.load_str("test", NESTED).expect("loads");
         assert_eq!(inferences(&mut s, "two X, erase"), 3);
     }
+}
+
+const CHAIN: &str = "
+MODULE chain.
+LINEAR r a.
+LINEAR r b.
+LINEAR r c.
+LINEAR r d.
+LINEAR s a.
+LINEAR s b.
+LINEAR s c.
+LINEAR s d.
+LINEAR t d.
+chain X :- r X, s X, t X.
+nested X :- r X, (s X, t X).
+twice X :- r X, s X, s X.
+q a :- write hi, nl.
+q b.
+u b.
+noisy X :- r X, q X, u X.
+";
+
+#[test]
+fn the_goal_after_the_next_is_checked_when_the_next_only_takes_a_fact() {
+    // `s X` would take a ground fact for every candidate of `r X`, and `t X`
+    // matches only d: a, b and c are passed over at the call of `r X`.
+    assert_eq!(answers_both_ways(CHAIN, "chain X, erase"), ["X = d"]);
+    assert_eq!(answers_both_ways(CHAIN, "nested X, erase"), ["X = d"]);
+    // The goal after the next matches the fact the next one takes: kept,
+    // and fails the usual way.
+    assert_eq!(
+        answers_both_ways(CHAIN, "twice X, erase"),
+        Vec::<String>::new()
+    );
+    // `chain X`, `r X`, `s d`, `t d`; without this check, also `s a`,
+    // `s b` and `s c`.
+    let first = |options: &Options, goal: &str| {
+        let (mut s, _) = session_with(options.clone());
+        s.load_str("test", CHAIN).expect("loads");
+        inferences(&mut s, goal)
+    };
+    for (options, nested) in [(Options::default(), 4), (with_proofs(), 7)] {
+        assert_eq!(first(&options, "chain X, erase"), 4);
+        // Unless proofs are recorded, `r X , (s X , t X)` runs as
+        // `r X , s X , t X`.  With them, its body is copied whole (its
+        // second `,` step comes after `r X`), and only the next goal is
+        // checked.
+        assert_eq!(first(&options, "nested X, erase"), nested);
+    }
+}
+
+#[test]
+fn a_next_goal_that_runs_a_rule_is_run() {
+    // `q a` runs a body (it writes), so the candidate a of `r X` is tried
+    // although `u a` will fail: its output is there.
+    let dir = temp_dir("lookahead-noisy");
+    write_file(&dir.join("chain.lolli"), CHAIN);
+    let run = lolli_in(&dir, &["chain.lolli", "-e", "noisy X, erase"], "", &[]);
+    assert_eq!(run.stdout, "hi\nX = b\n", "{}", run.stderr);
 }

@@ -1204,3 +1204,66 @@ fn an_erase_in_the_left_branch_of_with_lists_what_it_swallowed() {
     swallowed.sort();
     assert_eq!(swallowed, ["a", "b"]);
 }
+
+#[test]
+fn a_body_run_conjunct_by_conjunct_keeps_every_tensor_step() {
+    // Bodies that nest to the left (`G1 , G2 , G3` as read) run one
+    // conjunct at a time with proofs too, their `,` steps made before the
+    // first conjunct; a body nesting to the right is copied whole.  Both
+    // give the tree of the body as written, with retries in between (`r a`
+    // is tried first and fails at `s a`).
+    let mut s = session();
+    s.load_str(
+        "t.lolli",
+        "LINEAR r a. LINEAR r b. LINEAR s b.\n\
+         both X :- r X, s X, true.\n\
+         call G X :- r X, G, s X.\n\
+         right X :- r X, (s X, true).\n\
+         after X :- r X, (t X -o t X), s X.\n",
+    )
+    .unwrap();
+    let cases = [
+        (
+            "both X",
+            "atom both b\n  tensor r b, s b, true\n    tensor r b, s b\n      atom r b\n      \
+             atom s b\n    one\n",
+        ),
+        (
+            "call true X",
+            "atom call true b\n  tensor r b, true, s b\n    tensor r b, true\n      atom r b\n      \
+             one\n    atom s b\n",
+        ),
+        (
+            "right X",
+            "atom right b\n  tensor r b, (s b, true)\n    atom r b\n    tensor s b, true\n      \
+             atom s b\n      one\n",
+        ),
+        (
+            "after X",
+            "atom after b\n  tensor r b, t b -o t b, s b\n    tensor r b, t b -o t b\n      \
+             atom r b\n      lolli t b -o t b\n        atom t b\n    atom s b\n",
+        ),
+    ];
+    for (goal, expected) in cases {
+        let all = proofs(&mut s, &format!("{goal}, erase"), usize::MAX);
+        assert_eq!(all.len(), 1, "{goal}");
+        let p = &all[0].1;
+        if let Err(e) = p.check() {
+            panic!("{goal}: rejected: {e}\n{}", print_tree::tree(p));
+        }
+        // The body's subtree, rules and goals only.
+        let tree = print_tree::tree(p);
+        let lines: Vec<String> = tree
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with("erase"))
+            .map(|l| {
+                let text = l.trim_start();
+                let indent = l.len() - text.len() - 2;
+                let rule_and_goal = text.split("   ").next().unwrap();
+                format!("{}{rule_and_goal}", " ".repeat(indent))
+            })
+            .collect();
+        assert_eq!(lines.join("\n") + "\n", expected, "{goal}");
+    }
+}

@@ -71,6 +71,19 @@ pub struct Item {
     pub alt: u32,
 }
 
+/// What a call whose arguments are all ground would find
+/// ([`Context::ground_candidates`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// No usable item: the call fails.
+    Nothing,
+    /// Usable items, all ground facts: the call only takes one.
+    Facts,
+    /// Anything else (a rule, a head with variables, or a bucket not
+    /// scanned).
+    Maybe,
+}
+
 /// The innermost hiding of linear resources (see the module doc).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Restriction {
@@ -716,6 +729,41 @@ impl Context {
                 .ground
                 .get(&whole)
                 .is_some_and(|g| g.iter().any(|&b| any_usable(b)))
+    }
+
+    /// What a call of the predicate at index `pix` whose arguments are all
+    /// ground, with whole-atom key `whole`, would find now, as
+    /// [`Context::may_match_ground`] tells, but exact about items that are
+    /// ground facts (`fact`): [`Found::Facts`] when every usable item it
+    /// can meet is one.  Buckets of more than a few items count as
+    /// [`Found::Maybe`] without being scanned.
+    #[inline]
+    pub fn ground_candidates(&self, pix: u32, whole: u64, fact: impl Fn(Item) -> bool) -> Found {
+        const SCAN: usize = 8;
+        const FACTS: usize = 32;
+        let pi = &self.preds[pix as usize];
+        for &b in &pi.nonground {
+            let items = &self.buckets[b.0 as usize];
+            if items.len() > SCAN || items.iter().any(|it| self.usable(it.entry)) {
+                return Found::Maybe;
+            }
+        }
+        let mut found = Found::Nothing;
+        for &b in pi.ground.get(&whole).into_iter().flatten() {
+            let items = &self.buckets[b.0 as usize];
+            if items.len() > FACTS {
+                return Found::Maybe;
+            }
+            for &it in items {
+                if self.usable(it.entry) {
+                    if !fact(it) {
+                        return Found::Maybe;
+                    }
+                    found = Found::Facts;
+                }
+            }
+        }
+        found
     }
 
     /// The candidate streams for a call with predicate `pred` and keys

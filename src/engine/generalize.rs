@@ -78,6 +78,7 @@ pub fn template_of_heap(
     let mut conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
     let ahead = crate::logic::lookahead::plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
     let binder_heads = crate::logic::template::binders_in_heads(&cells, &ends, &alts);
+    let left_nested = crate::logic::template::left_nested_of(&cells, &alts);
     let tpl = Template {
         quantified: nslots > env_len,
         slot_names,
@@ -90,6 +91,7 @@ pub fn template_of_heap(
         alts,
         keys,
         conjuncts,
+        left_nested,
         ahead,
         origin: None,
         goal_spans: Box::default(),

@@ -25,6 +25,12 @@
 //!
 //! The steps hash the conjunct exactly as [`super::keys::keys_of`] would
 //! hash its heap copy: the same cells in the same order.
+//!
+//! A pair with a plan may have a second one, for `Gk , Gk+2`
+//! ([`AheadPlan::then`]), under the same conditions with `Gk+2` in place
+//! of `Gk+1` (a variable first seen in `Gk+1` has no place in `Gk`, so
+//! no plan).  The engine uses it when every candidate `Gk+1` has is a
+//! ground fact: that call then only consumes one, and `Gk+2` runs next.
 
 use super::clause::Alt;
 use super::keys::term_hash;
@@ -203,6 +209,14 @@ impl Place {
     }
 }
 
+/// The places that steps read, as a mask.
+pub fn need_of(ops: &[KeyOp]) -> u32 {
+    ops.iter().fold(0, |need, op| match *op {
+        KeyOp::Arg(i) | KeyOp::ArgHash(i) => need | 1 << i,
+        _ => need,
+    })
+}
+
 /// End the steps of an argument begun with [`KeyOp::Start`]: `Start,
 /// Arg(i)` becomes [`KeyOp::ArgHash`].
 pub fn end_argument(ops: &mut Vec<KeyOp>) {
@@ -230,6 +244,16 @@ pub struct AheadPlan {
     pub places: Box<[Place]>,
     /// The steps, one group per argument of `Gk+1`.
     pub ops: Box<[KeyOp]>,
+    /// The plan for `Gk , Gk+2` (its position in [`super::template::Template::ahead`]),
+    /// or `u32::MAX` for none: when `Gk+1` only takes a ground fact, a
+    /// candidate of `Gk` after which `Gk+2` has nothing to match is
+    /// doomed too.  Its places begin with this plan's.
+    pub then: u32,
+    /// Whether a step is a [`KeyOp::Slot`] (the engine makes the steps
+    /// anew at each call then).
+    pub slots: bool,
+    /// The places the steps read, as a mask.
+    pub need: u32,
 }
 
 /// The most arguments of `Gk` a plan reads, and the most places.
@@ -267,17 +291,33 @@ pub fn plans_of(
         // The reserved blocks of conjuncts 1.. (see the engine's
         // `push_conjuncts`): the first conjunct is copied after them.
         let reserved: u32 = conjuncts.iter().skip(1).map(|c| c.len).sum();
+        let lens: Vec<u32> = conjuncts.iter().map(|c| c.len).collect();
         for k in 0..conjuncts.len() {
             let (gk, len_k) = (conjuncts[k].goal, conjuncts[k].len);
-            if let Some(next) = conjuncts.get(k + 1) {
-                let offset = if k == 0 {
-                    reserved as i64
+            // Where `Gk` is relative to the block of the conjunct `d`
+            // after it.
+            let offset = |d: usize| {
+                let between: u32 = lens[k + 1..k + d].iter().sum();
+                if k == 0 {
+                    reserved as i64 - between as i64
                 } else {
-                    -(len_k as i64)
-                };
-                if let Some(plan) = plan(cells, gk, next.goal, &seen, env_len, offset) {
-                    conjuncts[k + 1].plan = plans.len() as u32;
-                    plans.push(plan);
+                    -((len_k + between) as i64)
+                }
+            };
+            if let Some(next) = conjuncts.get(k + 1) {
+                if let Some(p) = plan(cells, gk, next.goal, &seen, env_len, offset(1), &[]) {
+                    let first = plans.len();
+                    conjuncts[k + 1].plan = first as u32;
+                    plans.push(p);
+                    if let Some(after) = conjuncts.get(k + 2) {
+                        let known = &plans[first].places;
+                        if let Some(p) =
+                            plan(cells, gk, after.goal, &seen, env_len, offset(2), known)
+                        {
+                            plans[first].then = plans.len() as u32;
+                            plans.push(p);
+                        }
+                    }
                 }
             }
             slots_in(gk, &mut seen);
@@ -287,7 +327,7 @@ pub fn plans_of(
 }
 
 /// The plan for `gk , next`, if they have one; `seen` are the slots that
-/// occur before `gk`.
+/// occur before `gk`; its places begin with `known`.
 fn plan(
     cells: &[Cell],
     gk: Cell,
@@ -295,6 +335,7 @@ fn plan(
     seen: &[u32],
     env_len: u32,
     offset: i64,
+    known_places: &[Place],
 ) -> Option<AheadPlan> {
     let (Cell::Struct(a), Cell::Struct(b)) = (gk, next) else {
         return None;
@@ -321,7 +362,7 @@ fn plan(
             }
         });
     }
-    let mut places: Vec<Place> = Vec::new();
+    let mut places: Vec<Place> = known_places.to_vec();
     let mut ops = Vec::new();
     let mut stack = Vec::new();
     for j in 0..n2 as usize {
@@ -378,6 +419,9 @@ fn plan(
         offset,
         pred: (f2, n2),
         places: places.into_boxed_slice(),
+        slots: ops.iter().any(|op| matches!(op, KeyOp::Slot(_))),
+        need: need_of(&ops),
         ops: ops.into_boxed_slice(),
+        then: u32::MAX,
     })
 }

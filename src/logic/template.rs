@@ -61,6 +61,10 @@ pub struct Template {
     /// For each alternative whose body is a conjunction `G1 , ... , Gn`:
     /// its conjuncts, left to right (empty for any other body).
     pub conjuncts: Vec<Vec<Conjunct>>,
+    /// For each alternative with conjuncts: whether its conjunction nests
+    /// to the left only (`(G1 , G2) , G3`, as `,` is read), so that every
+    /// `,` step of its proof comes before `G1`'s ([`left_nested`]).
+    pub left_nested: Vec<bool>,
     /// The look-ahead plans of consecutive conjuncts
     /// ([`super::lookahead::plans_of`]), named by [`Conjunct::plan`].
     pub ahead: Box<[AheadPlan]>,
@@ -140,6 +144,32 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
             out
         })
         .collect()
+}
+
+/// For [`Template::left_nested`]: whether each alternative's body is a
+/// conjunction that nests to the left only.
+pub fn left_nested_of(cells: &[Cell], alts: &[Alt]) -> Vec<bool> {
+    alts.iter()
+        .map(|a| matches!(a.body[..], [Body::Goal(root)] if left_nested(cells, root)))
+        .collect()
+}
+
+/// Whether the conjunction `root` nests to the left only: no `,` is the
+/// right operand of a `,` (`(G1 , G2) , G3`, not `G1 , (G2 , G3)`).
+pub fn left_nested(cells: &[Cell], root: Cell) -> bool {
+    let is_tensor =
+        |c: Cell| matches!(c, Cell::Struct(a) if cells[a.ix()] == Cell::Functor(sym::COMMA, 2));
+    let mut c = root;
+    while let Cell::Struct(a) = c {
+        if !is_tensor(c) {
+            break;
+        }
+        if is_tensor(cells[a.ix() + 2]) {
+            return false;
+        }
+        c = cells[a.ix() + 1];
+    }
+    true
 }
 
 /// The end (exclusive) of the contiguous block of the compound term at
@@ -292,6 +322,7 @@ impl<'a> Compiler<'a> {
         let ends = block_ends(&cells);
         let mut conjuncts = conjuncts_of(&cells, &ends, &alts);
         let ahead = plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
+        let left_nested = left_nested_of(&cells, &alts);
         let binder_heads = binders_in_heads(&cells, &ends, &alts);
         Ok(Template {
             ends,
@@ -305,6 +336,7 @@ impl<'a> Compiler<'a> {
             alts,
             keys,
             conjuncts,
+            left_nested,
             ahead,
             origin: None,
             goal_spans: self.goal_spans.into_boxed_slice(),
@@ -327,6 +359,7 @@ impl<'a> Compiler<'a> {
             keys: Vec::new(),
             binder_heads: false,
             conjuncts: Vec::new(),
+            left_nested: Vec::new(),
             ahead: Box::default(),
             origin: None,
             goal_spans: Box::default(),

@@ -192,12 +192,17 @@ impl Machine {
                     }
                     let node = self.node(parent, Rule::Atom, goal, e, 0);
                     self.depth += 1;
-                    // Proofs and traces show each `,` step: they get the
-                    // body copied whole, as it is written.
+                    // Traces show each `,` step when it is taken: they
+                    // get the body copied whole, as it is written, and so
+                    // do proofs of a body whose steps are not all made
+                    // before its first conjunct runs.
                     let conjuncts = &t.conjuncts[item.alt as usize];
-                    let deferred =
-                        !conjuncts.is_empty() && !self.options.proofs && self.tracer.is_none();
-                    if deferred {
+                    let deferred = !conjuncts.is_empty()
+                        && (!self.options.proofs || t.left_nested[item.alt as usize])
+                        && self.tracer.is_none();
+                    if deferred && node != NONE {
+                        self.push_conjuncts_proved(&t, tpl, conjuncts, &mut slots, node, e);
+                    } else if deferred {
                         self.push_conjuncts(&t, tpl, conjuncts, &mut slots, node, e);
                     } else {
                         for b in alt.body.iter().rev() {
@@ -291,6 +296,97 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// [`Self::push_conjuncts`] with proofs recorded, for a conjunction
+    /// that nests to the left only (`(G1 , G2) , G3`).  Solving the body
+    /// whole would make its `,` steps' proof nodes first, outermost first,
+    /// then prove `G1` and `G2` under the innermost, and each later
+    /// conjunct under the step that joins it.  So do these: the steps'
+    /// goals are a spine of `,` terms built now over the conjuncts'
+    /// blocks, which are filled by the time a proof is read (a proof's
+    /// conjuncts were all reached).  The blocks and `G1` are where
+    /// [`Self::push_conjuncts`] puts them, so the look-ahead's plans apply.
+    fn push_conjuncts_proved(
+        &mut self,
+        t: &Template,
+        tpl: u32,
+        conjuncts: &[Conjunct],
+        slots: &mut [Option<Cell>],
+        node: u32,
+        e: u32,
+    ) {
+        let env = self.store.heap.len() as u32;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let c = *slot.get_or_insert(Cell::Ref(Addr(env + i as u32)));
+            self.store.heap.cells.push(c);
+        }
+        let start = self.store.heap.len() as u32;
+        let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
+        let mut left = reserved as usize;
+        while left > 0 {
+            let n = left.min(UNFILLED_BLOCK.len());
+            self.store
+                .heap
+                .cells
+                .extend_from_slice(&UNFILLED_BLOCK[..n]);
+            left -= n;
+        }
+        // Each conjunct's goal: G1 copied after the blocks, a compound
+        // later conjunct its block, any other copied now.
+        let mut goals = std::mem::take(&mut self.conjunct_goals);
+        goals.clear();
+        let mut at = start;
+        for (k, c) in conjuncts.iter().enumerate() {
+            goals.push(match c.goal {
+                Cell::Struct(a) if k == 0 => self.copy_block(t, a, a.ix() + c.len as usize, slots),
+                Cell::Struct(_) => {
+                    at += c.len;
+                    Cell::Struct(Addr(at - c.len))
+                }
+                g => self.copy_template(t, g, slots),
+            });
+        }
+        // The spine: step j (from 1) is `Sj-1 , Gj+1`, with S0 = G1.
+        let spine = self.store.heap.len() as u32;
+        let step = |j: usize| Cell::Struct(Addr(spine + 3 * (j as u32 - 1)));
+        for j in 1..goals.len() {
+            let left = if j == 1 { goals[0] } else { step(j - 1) };
+            self.store.heap.cells.extend_from_slice(&[
+                Cell::Functor(sym::COMMA, 2),
+                left,
+                goals[j],
+            ]);
+        }
+        // The steps' nodes, outermost first; `parents[k]` is conjunct k's.
+        let mut parents = std::mem::take(&mut self.conjunct_parents);
+        parents.clear();
+        parents.resize(goals.len(), node);
+        let mut parent = node;
+        for j in (1..goals.len()).rev() {
+            parent = self.node(parent, Rule::Tensor, step(j), 0, 0);
+            parents[j] = parent;
+        }
+        parents[0] = parent;
+        for (k, c) in conjuncts.iter().enumerate().rev() {
+            match (c.goal, goals[k]) {
+                (Cell::Struct(a), Cell::Struct(at)) if k > 0 => {
+                    let action = Action::Deferred {
+                        at: at.0,
+                        tpl,
+                        tc: a.0,
+                        plan: c.plan,
+                        env,
+                        parent: parents[k],
+                        origin: e,
+                    };
+                    self.cont = self.push_frame(action, self.cont);
+                }
+                (_, g) => self.push_solve(g, parents[k], e),
+            }
+        }
+        self.conjunct_goals = goals;
+        self.conjunct_parents = parents;
     }
 
     /// Fill the block of a deferred body goal (see [`Self::push_conjuncts`])

@@ -40,29 +40,73 @@
 //! The decision stays true for the cursor's whole life, for the reason the
 //! mask does: a retry runs in the state the call ran in.
 //!
+//! **Two goals ahead.**  When every usable item the next goal can meet is
+//! a ground fact ([`Context::ground_candidates`]), that goal only takes
+//! one of them: it runs no body, has no effect, binds nothing (it is
+//! ground) and always ends, and the goal after it runs next, in a context
+//! that holds no more than the one checked.  So, when a plan for that goal
+//! exists too ([`AheadPlan::then`]), the candidate is also dropped if the
+//! goal after the next would find nothing.  In the triangle, `b X Y peg`
+//! passes over the pegs whose jump would land off the board or on a peg,
+//! not only those without a neighbour.  (Only for conjuncts run one by
+//! one: for goals on the heap, making the second goal's steps at every
+//! call cost more than it saved.)
+//!
 //! How the next goal's key is computed from a candidate is a list of
 //! [`KeyOp`]s.  For a clause body's conjuncts run one by one (the next goal
 //! is a deferred conjunct, [`Action::Deferred`]) the list was made when the
 //! clause was compiled ([`crate::logic::lookahead`]), and the call is known
-//! to be the conjunct before it by its address.  For a next goal already on
-//! the heap (a `Solve` frame: bodies copied whole, when proofs are
-//! recorded) the list is made from the two goals as they stand.
+//! to be the conjunct before it by its address; without a slot to read, the
+//! plan's list is used as it is.  For a next goal already on the heap (a
+//! `Solve` frame: a body copied whole, under a tracer or, with proofs, when
+//! it nests to the right) the list is made from the two goals as they
+//! stand.
 //!
 //! Calls whose candidates were dropped are never made, so `--stats`
 //! counts fewer inferences than the search would make without this.
 
 #[allow(unused_imports)]
 use super::*;
+use crate::engine::context::Found;
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
-use crate::logic::lookahead::{end_argument, KeyOp, Place, MAX_PLAN_ARGS};
+use crate::logic::lookahead::{end_argument, need_of, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS};
 use crate::term::cell::{Digest, Hasher64, SeqHash};
 
-/// The steps computing the next goal's key from a candidate, and the
-/// places in the candidate they read (reused from call to call).
+/// Steps made at a call (reused from call to call): those computing the
+/// next goal's key from a candidate, with the places in the candidate they
+/// read, and those for the goal after it when it is checked too.
 #[derive(Debug, Default)]
 pub(super) struct KeySteps {
     ops: Vec<KeyOp>,
     places: Vec<Place>,
+    then: Vec<KeyOp>,
+}
+
+/// A goal to check for each candidate: its name, the steps computing its
+/// key, and the places these read (a mask over the places).
+#[derive(Copy, Clone)]
+struct Check<'a> {
+    pred: (SymId, u32),
+    ops: &'a [KeyOp],
+    need: u32,
+}
+
+impl<'a> Check<'a> {
+    fn of(plan: &'a AheadPlan) -> Self {
+        Check {
+            pred: plan.pred,
+            ops: &plan.ops,
+            need: plan.need,
+        }
+    }
+
+    fn made(pred: (SymId, u32), ops: &'a [KeyOp]) -> Self {
+        Check {
+            pred,
+            ops,
+            need: need_of(ops),
+        }
+    }
 }
 
 impl Machine {
@@ -104,20 +148,98 @@ impl Machine {
     /// [`Self::look_ahead`] when the continuation starts with a goal.
     #[inline(never)]
     fn look_ahead_at(&mut self, goal: Cell, cur: &mut Cursor) {
+        let frame = self.frames[self.cont as usize];
+        match frame.action {
+            Action::Deferred {
+                at, tpl, plan, env, ..
+            } => self.look_ahead_planned(goal, cur, at, tpl, plan, env, frame.next),
+            Action::Solve { goal: next, .. } => self.look_ahead_heap(goal, cur, next),
+            _ => {}
+        }
+    }
+
+    /// The look-ahead for a deferred conjunct of template `tpl` (block
+    /// `at`, environment `env`, the frame after it `after`), from its
+    /// `plan` made when the clause was compiled, if `goal` is the conjunct
+    /// before it.  When that plan has a [`then`](AheadPlan::then) plan and
+    /// the frame `after` is the conjunct it is for, that conjunct is
+    /// checked too.  Steps that read slots are made anew: a slot's value
+    /// becomes its digest, or when unbound a place in the call.
+    #[allow(clippy::too_many_arguments)]
+    fn look_ahead_planned(
+        &mut self,
+        goal: Cell,
+        cur: &mut Cursor,
+        at: u32,
+        tpl: u32,
+        plan: u32,
+        env: u32,
+        after: u32,
+    ) {
+        let t = self.templates[tpl as usize].clone();
+        let first = &t.ahead[plan as usize];
+        if goal != Cell::Struct(Addr((at as i64 + first.offset) as u32)) || self.special(first.pred)
+        {
+            return;
+        }
+        let then = match (first.then, after) {
+            (NONE, _) | (_, NONE) => None,
+            (then, after) => match self.frames[after as usize].action {
+                Action::Deferred {
+                    at,
+                    tpl: tpl2,
+                    env: env2,
+                    ..
+                } if tpl2 == tpl && env2 == env => {
+                    let p = &t.ahead[then as usize];
+                    (goal == Cell::Struct(Addr((at as i64 + p.offset) as u32))
+                        && !self.special(p.pred))
+                    .then_some(p)
+                }
+                _ => None,
+            },
+        };
+        if !first.slots && then.is_none_or(|p| !p.slots) {
+            // The `then` plan's places begin with the first's.
+            let places = then.map_or(&first.places, |p| &p.places);
+            return self.drop_doomed(cur, places, Check::of(first), then.map(Check::of));
+        }
         let mut steps = std::mem::take(&mut self.ahead);
         steps.ops.clear();
         steps.places.clear();
-        let pred = match self.frames[self.cont as usize].action {
-            Action::Deferred {
-                at, tpl, plan, env, ..
-            } => self.deferred_ops(goal, at, tpl, plan, env, &mut steps),
-            Action::Solve { goal: next, .. } => self.solve_ops(goal, next, &mut steps),
-            _ => None,
-        };
-        if let Some(pred) = pred {
-            if !self.special(pred) {
-                self.drop_doomed(cur, pred, &steps);
-            }
+        steps.then.clear();
+        let heap = &self.store.heap;
+        if plan_ops(
+            heap,
+            first,
+            goal,
+            env,
+            &mut steps.ops,
+            &mut steps.places,
+            &mut self.scratch,
+        ) {
+            let len = steps.places.len();
+            let then = then.filter(|p| {
+                let ok = plan_ops(
+                    heap,
+                    p,
+                    goal,
+                    env,
+                    &mut steps.then,
+                    &mut steps.places,
+                    &mut self.scratch,
+                );
+                if !ok {
+                    steps.places.truncate(len);
+                }
+                ok
+            });
+            self.drop_doomed(
+                cur,
+                &steps.places,
+                Check::made(first.pred, &steps.ops),
+                then.map(|p| Check::made(p.pred, &steps.then)),
+            );
         }
         self.ahead = steps;
     }
@@ -130,70 +252,43 @@ impl Machine {
             || (self.ctx.memo.on && self.memo_preds.get(f.0 as usize) == Some(&true))
     }
 
-    /// The key steps for a deferred conjunct of template `tpl` (block `at`,
-    /// environment `env`), from its `plan` made when the clause was
-    /// compiled, if `goal` is the conjunct before it; slots become digests
-    /// of their values now.  Returns the conjunct's predicate.
-    fn deferred_ops(
-        &mut self,
-        goal: Cell,
-        at: u32,
-        tpl: u32,
-        plan: u32,
-        env: u32,
-        steps: &mut KeySteps,
-    ) -> Option<(SymId, u32)> {
-        let KeySteps { ops, places } = steps;
-        let plan = &self.templates[tpl as usize].ahead[plan as usize];
-        if goal != Cell::Struct(Addr((at as i64 + plan.offset) as u32)) {
-            return None;
-        }
+    /// The leftmost goal of `g` through `,` (the goal that runs first when
+    /// `g` is solved).  `None` past [`HASH_BUDGET`] levels.
+    fn leftmost(&self, g: Cell) -> Option<Cell> {
         let heap = &self.store.heap;
-        let deref = |c: Cell| heap.deref(c);
-        places.extend_from_slice(&plan.places);
-        for &op in plan.ops.iter() {
-            ops.push(match op {
-                // A slot still unbound (a variable of the head, say) may
-                // be in the call, and bound by the candidate.
-                KeyOp::Slot(s) => match deref(heap.cells[(env + s) as usize]) {
-                    v @ Cell::Ref(_) => KeyOp::Arg(place_of(heap, goal, v, places)?),
-                    v => KeyOp::Digest(term_digest(
-                        &heap.cells,
-                        &heap.digests,
-                        &deref,
-                        v,
-                        &mut self.scratch,
-                    )?),
-                },
-                op => op,
-            });
+        let mut g = heap.deref(g);
+        for _ in 0..HASH_BUDGET {
+            match g {
+                Cell::Struct(a) if heap.get(a) == Cell::Functor(sym::COMMA, 2) => {
+                    g = heap.deref(heap.get(Addr(a.0 + 1)));
+                }
+                _ => return Some(g),
+            }
         }
-        Some(plan.pred)
+        None
     }
 
-    /// The key steps for `next`, a goal on the heap, from the call `goal`
-    /// as they stand (see the module doc).  Returns `next`'s predicate;
-    /// `None` when `next` is not a compound term of a name that is not
-    /// predefined, or has a variable that a candidate leaves unbound.
-    fn solve_ops(&mut self, goal: Cell, next: Cell, steps: &mut KeySteps) -> Option<(SymId, u32)> {
-        let KeySteps { ops, places } = steps;
+    /// The key steps for `next`, a goal on the heap (not a `,`), from the
+    /// call `goal` as they stand (see the module doc), into `ops`; the
+    /// places they read are found in (or added to) `places`.  Returns
+    /// `next`'s predicate; `None` when `next` is not a compound term of a
+    /// name that is not predefined, or has a variable that a candidate
+    /// leaves unbound.
+    fn solve_ops(
+        &mut self,
+        goal: Cell,
+        next: Cell,
+        ops: &mut Vec<KeyOp>,
+        places: &mut Vec<Place>,
+    ) -> Option<(SymId, u32)> {
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
-        // Through `,`, its left conjunct.
-        let mut next = deref(next);
-        let mut depth = 0;
-        let (f2, n2, args2) = loop {
-            let Cell::Struct(a) = next else {
-                return None;
-            };
-            match heap.get(a) {
-                Cell::Functor(sym::COMMA, 2) if depth < HASH_BUDGET => {
-                    depth += 1;
-                    next = deref(heap.get(Addr(a.0 + 1)))
-                }
-                Cell::Functor(f, n) if f.0 > sym::END_OF_FILE.0 => break (f, n, a.0 + 1),
-                _ => return None,
-            }
+        let Cell::Struct(a) = next else {
+            return None;
+        };
+        let (f2, n2, args2) = match heap.get(a) {
+            Cell::Functor(f, n) if f.0 > sym::END_OF_FILE.0 => (f, n, a.0 + 1),
+            _ => return None,
         };
         for j in 0..n2 {
             let arg = heap.cells[(args2 + j) as usize];
@@ -238,77 +333,119 @@ impl Machine {
         Some((f2, n2))
     }
 
-    /// Drop the candidates of `cur` that are ground facts after which a call
-    /// of `pred` whose key `steps` compute would find nothing.
-    fn drop_doomed(&mut self, cur: &mut Cursor, pred: (SymId, u32), steps: &KeySteps) {
-        let KeySteps { ops, places } = steps;
+    /// The look-ahead for a continuation that starts with `next`, a goal
+    /// on the heap (a body copied whole): the steps are made from the two
+    /// goals as they stand.  Only the next goal is checked: making the
+    /// steps for the one after it too cost more than the tries it saved
+    /// (`first` with every body copied whole: 1,124M instructions, with
+    /// that check 1,257M).
+    fn look_ahead_heap(&mut self, goal: Cell, cur: &mut Cursor, next: Cell) {
+        let Some(next) = self.leftmost(next) else {
+            return;
+        };
+        let mut steps = std::mem::take(&mut self.ahead);
+        steps.ops.clear();
+        steps.places.clear();
+        let KeySteps { ops, places, .. } = &mut steps;
+        if let Some(pred) = self.solve_ops(goal, next, ops, places) {
+            if !self.special(pred) {
+                self.drop_doomed(cur, places, Check::made(pred, ops), None);
+            }
+        }
+        self.ahead = steps;
+    }
+
+    /// Drop the candidates of `cur` that are ground facts after which the
+    /// call `next` would find nothing; or, when the goal after it is
+    /// checked too (`after`), would find only ground facts, after which
+    /// `after` would find nothing.  The checks' steps read `places`.
+    fn drop_doomed(
+        &mut self,
+        cur: &mut Cursor,
+        places: &[Place],
+        next: Check<'_>,
+        after: Option<Check<'_>>,
+    ) {
         let Some((items, mask)) = self.ctx.masked_candidates(cur) else {
             return;
         };
-        let pix = self.ctx.pred_index(pred);
-        let mut start = Hasher64::new();
-        start.add(5, ((pred.0 .0 as u64) << 32) | pred.1 as u64);
-        // The arguments of the call that the key reads.
-        let need = ops.iter().fold(0u32, |need, op| match *op {
-            KeyOp::Arg(i) | KeyOp::ArgHash(i) => need | 1 << i,
-            _ => need,
-        });
-        // A key that does not depend on the candidate is decided once.
-        let fixed = (need == 0).then(|| match pix {
-            // (A key that cannot be computed keeps every candidate.)
-            Some(pix) => key(start, ops, &[]).is_none_or(|h| self.ctx.may_match_ground(pix, h)),
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let start = |(f, n): (SymId, u32)| {
+            let mut h = Hasher64::new();
+            h.add(5, ((f.0 as u64) << 32) | n as u64);
+            h
+        };
+        let (pix, start1) = (self.ctx.pred_index(next.pred), start(next.pred));
+        let two = after.is_some();
+        // What the next goal finds, for a candidate whose places have the
+        // digests `args`.
+        let found = |args: &[Digest]| match pix {
+            None => Found::Nothing,
+            Some(pix) => match key(start1, next.ops, args) {
+                // (A key that cannot be computed keeps every candidate.)
+                None => Found::Maybe,
+                Some(h) if two => self
+                    .ctx
+                    .ground_candidates(pix, h, |it| self.fact_head(it).is_some()),
+                Some(h) if self.ctx.may_match_ground(pix, h) => Found::Maybe,
+                Some(_) => Found::Nothing,
+            },
+        };
+        // Whether the goal after it finds nothing.
+        let after = after.map(|a| (a, self.ctx.pred_index(a.pred), start(a.pred)));
+        let fails_after = |args: &[Digest]| match after {
+            Some((_, None, _)) => true,
+            Some((a, Some(pix), start)) => {
+                key(start, a.ops, args).is_some_and(|h| !self.ctx.may_match_ground(pix, h))
+            }
             None => false,
-        });
-        if fixed == Some(true) {
+        };
+        // What does not depend on the candidate is decided once.
+        let fixed = (next.need == 0).then(|| found(&[]));
+        let settled = match (fixed, after) {
+            (Some(Found::Maybe), _) | (Some(Found::Facts), None) => true,
+            (Some(Found::Facts), Some((a, ..))) => a.need == 0 && !fails_after(&[]),
+            _ => false,
+        };
+        if settled {
+            self.scratch = scratch;
             return;
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
         let heap = &self.store.heap;
-        let deref = |c: Cell| heap.deref(c);
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
         let mut m = mask;
-        'facts: while m != 0 {
+        while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let Some(head) = self.fact_head(items[i as usize]) else {
+            let Some(Cell::Struct(head)) = self.fact_head(items[i as usize]) else {
                 continue;
             };
-            let doomed = match (fixed, pix) {
-                (Some(ok), _) => !ok,
-                (None, None) => true,
-                (None, Some(pix)) => {
-                    let Cell::Struct(head) = head else {
-                        continue;
-                    };
-                    let mut need = need;
-                    while need != 0 {
-                        let k = need.trailing_zeros();
-                        need &= need - 1;
-                        // A fact without the call's shape there cannot
-                        // match the call: trying it would fail at once.
-                        let Some(a) = places[k as usize].find(&heap.cells, &deref, head.ix())
-                        else {
-                            drop |= 1 << i;
-                            continue 'facts;
-                        };
-                        // Constants and shared terms (most arguments of
-                        // facts) without the general walk.
-                        let d = match a {
-                            Cell::Struct(p) => Digest::at(&heap.digests, p),
-                            Cell::Atom(s) => Some(Digest::of_word(1, s.0 as u64)),
-                            _ => None,
-                        };
-                        match d.or_else(|| {
-                            term_digest(&heap.cells, &heap.digests, &deref, a, &mut scratch)
-                        }) {
-                            Some(d) => digests[k as usize] = d,
-                            None => continue 'facts,
-                        }
-                    }
-                    key(start, ops, &digests).is_some_and(|h| !self.ctx.may_match_ground(pix, h))
-                }
-            };
+            let doomed =
+                match read_places(heap, places, next.need, head, &mut digests, &mut scratch) {
+                    Err(doomed) => doomed,
+                    Ok(()) => match fixed.unwrap_or_else(|| found(&digests)) {
+                        Found::Nothing => true,
+                        Found::Maybe => false,
+                        Found::Facts => match after {
+                            None => false,
+                            Some((a, ..)) => {
+                                let need = a.need & !next.need;
+                                match read_places(
+                                    heap,
+                                    places,
+                                    need,
+                                    head,
+                                    &mut digests,
+                                    &mut scratch,
+                                ) {
+                                    Err(doomed) => doomed,
+                                    Ok(()) => fails_after(&digests),
+                                }
+                            }
+                        },
+                    },
+                };
             if doomed {
                 drop |= 1 << i;
             }
@@ -345,6 +482,100 @@ impl Machine {
             Source::Template { .. } => None,
         }
     }
+}
+
+/// Into `digests`, those of the subterms of the candidate fact at `head`
+/// at the `places` in `need`.  `Err(true)` when the fact lacks one of
+/// these places: it cannot match the call, whose variables are there, and
+/// trying it would fail at once.  `Err(false)` when a subterm has no
+/// digest (too large).
+#[inline(always)]
+fn read_places(
+    heap: &crate::term::Heap,
+    places: &[Place],
+    mut need: u32,
+    head: Addr,
+    digests: &mut [Digest; MAX_PLAN_ARGS as usize],
+    scratch: &mut Vec<Cell>,
+) -> Result<(), bool> {
+    let deref = |c: Cell| heap.deref(c);
+    while need != 0 {
+        let k = need.trailing_zeros() as usize;
+        need &= need - 1;
+        let Some(a) = places[k].find(&heap.cells, &deref, head.ix()) else {
+            return Err(true);
+        };
+        // Constants and shared terms (most arguments of facts) without
+        // the general walk.
+        digests[k] = match a {
+            Cell::Struct(p) => match Digest::at(&heap.digests, p) {
+                Some(d) => d,
+                None => walk_digest(heap, a, scratch).ok_or(false)?,
+            },
+            Cell::Atom(s) => Digest::of_word(1, s.0 as u64),
+            _ => walk_digest(heap, a, scratch).ok_or(false)?,
+        };
+    }
+    Ok(())
+}
+
+/// [`term_digest`] of a term on the heap, out of the hot loop.
+#[inline(never)]
+fn walk_digest(heap: &crate::term::Heap, c: Cell, scratch: &mut Vec<Cell>) -> Option<Digest> {
+    term_digest(&heap.cells, &heap.digests, &|c| heap.deref(c), c, scratch)
+}
+
+/// The steps of `plan` for the call `goal` (environment `env`) into `ops`:
+/// slots become digests of their values, or places in the call when still
+/// unbound, and the plan's places are found in (or added to) `places`.
+/// `false` when a step cannot be made.
+fn plan_ops(
+    heap: &crate::term::Heap,
+    plan: &AheadPlan,
+    goal: Cell,
+    env: u32,
+    ops: &mut Vec<KeyOp>,
+    places: &mut Vec<Place>,
+    scratch: &mut Vec<Cell>,
+) -> bool {
+    let deref = |c: Cell| heap.deref(c);
+    // Where the plan's places are in `places` (the first plan's, on an
+    // empty list, stay where they are).
+    let mut map = [0, 1, 2, 3, 4, 5, 6, 7];
+    if places.is_empty() {
+        places.extend_from_slice(&plan.places);
+    } else {
+        for (j, &p) in plan.places.iter().enumerate() {
+            map[j] = match places.iter().position(|&q| q == p) {
+                Some(i) => i as u32,
+                None if places.len() < MAX_PLAN_ARGS as usize => {
+                    places.push(p);
+                    places.len() as u32 - 1
+                }
+                None => return false,
+            };
+        }
+    }
+    for &op in plan.ops.iter() {
+        ops.push(match op {
+            // A slot still unbound (a variable of the head, say) may be in
+            // the call, and bound by the candidate.
+            KeyOp::Slot(s) => match deref(heap.cells[(env + s) as usize]) {
+                v @ Cell::Ref(_) => match place_of(heap, goal, v, places) {
+                    Some(j) => KeyOp::Arg(j),
+                    None => return false,
+                },
+                v => match term_digest(&heap.cells, &heap.digests, &deref, v, scratch) {
+                    Some(d) => KeyOp::Digest(d),
+                    None => return false,
+                },
+            },
+            KeyOp::Arg(j) => KeyOp::Arg(map[j as usize]),
+            KeyOp::ArgHash(j) => KeyOp::ArgHash(map[j as usize]),
+            op => op,
+        });
+    }
+    true
 }
 
 /// The number of the place in the call `goal` where the unbound variable

@@ -600,6 +600,10 @@ pub struct Machine {
     slack: u32,
     aux: Vec<u32>,
     slots: Vec<Option<Cell>>,
+    /// Work space of `push_conjuncts_proved`: the conjuncts' goals and
+    /// their proof nodes' parents.
+    conjunct_goals: Vec<Cell>,
+    conjunct_parents: Vec<u32>,
     /// A reusable work stack: index keys of calls, memo calls with module
     /// parameters.
     pub(crate) scratch: Vec<Cell>,
@@ -731,6 +735,8 @@ impl Machine {
             slack: 0,
             aux: Vec::new(),
             slots: Vec::new(),
+            conjunct_goals: Vec::new(),
+            conjunct_parents: Vec::new(),
             scratch: Vec::new(),
             ahead: Default::default(),
             outputs: Vec::new(),
