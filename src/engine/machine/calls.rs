@@ -251,23 +251,7 @@ impl Machine {
         node: u32,
         e: u32,
     ) {
-        let env = self.store.heap.len() as u32;
-        for (i, slot) in slots.iter_mut().enumerate() {
-            let c = *slot.get_or_insert(Cell::Ref(Addr(env + i as u32)));
-            self.store.heap.cells.push(c);
-        }
-        // The blocks of the deferred conjuncts, one after the other.
-        let start = self.store.heap.len() as u32;
-        let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
-        let mut left = reserved as usize;
-        while left > 0 {
-            let n = left.min(UNFILLED_BLOCK.len());
-            self.store
-                .heap
-                .cells
-                .extend_from_slice(&UNFILLED_BLOCK[..n]);
-            left -= n;
-        }
+        let (env, start, reserved) = self.reserve_conjuncts(conjuncts, slots);
         let mut end = start + reserved;
         for (k, c) in conjuncts.iter().enumerate().rev() {
             match c.goal {
@@ -298,6 +282,35 @@ impl Machine {
         }
     }
 
+    /// The heap cells of a body run conjunct by conjunct: the instance's
+    /// environment (every slot gets its cell, unbound ones a fresh
+    /// variable), then the reserved blocks of conjuncts 1.., one after the
+    /// other.  Returns where each begins, and the blocks' length.
+    #[inline(always)]
+    fn reserve_conjuncts(
+        &mut self,
+        conjuncts: &[Conjunct],
+        slots: &mut [Option<Cell>],
+    ) -> (u32, u32, u32) {
+        let env = self.store.heap.len() as u32;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let c = *slot.get_or_insert(Cell::Ref(Addr(env + i as u32)));
+            self.store.heap.cells.push(c);
+        }
+        let start = self.store.heap.len() as u32;
+        let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
+        let mut left = reserved as usize;
+        while left > 0 {
+            let n = left.min(UNFILLED_BLOCK.len());
+            self.store
+                .heap
+                .cells
+                .extend_from_slice(&UNFILLED_BLOCK[..n]);
+            left -= n;
+        }
+        (env, start, reserved)
+    }
+
     /// [`Self::push_conjuncts`] with proofs recorded, for a conjunction
     /// that nests to the left only (`(G1 , G2) , G3`).  Solving the body
     /// whole would make its `,` steps' proof nodes first, outermost first,
@@ -316,22 +329,7 @@ impl Machine {
         node: u32,
         e: u32,
     ) {
-        let env = self.store.heap.len() as u32;
-        for (i, slot) in slots.iter_mut().enumerate() {
-            let c = *slot.get_or_insert(Cell::Ref(Addr(env + i as u32)));
-            self.store.heap.cells.push(c);
-        }
-        let start = self.store.heap.len() as u32;
-        let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
-        let mut left = reserved as usize;
-        while left > 0 {
-            let n = left.min(UNFILLED_BLOCK.len());
-            self.store
-                .heap
-                .cells
-                .extend_from_slice(&UNFILLED_BLOCK[..n]);
-            left -= n;
-        }
+        let (env, start, _) = self.reserve_conjuncts(conjuncts, slots);
         // Each conjunct's goal: G1 copied after the blocks, a compound
         // later conjunct its block, any other copied now.
         let mut goals = std::mem::take(&mut self.conjunct_goals);
