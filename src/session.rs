@@ -157,8 +157,11 @@ pub struct Session {
     checked: Vec<FileId>,
     /// Sources loaded into the base whose warnings are still to be taken.
     unchecked: Vec<FileId>,
-    /// The parsed items of the unchecked sources, kept from their loading
-    /// so that taking the warnings does not parse them again.
+    /// The parsed items of the loaded sources, kept from their loading so
+    /// that the warnings' checks (taken after loading, and again for
+    /// `--memo` and `--moves`) read them without parsing the text again.
+    /// A source loaded without its items at hand is parsed again when
+    /// needed ([`Session::reparse`]).
     parsed: Vec<(FileId, Parsed)>,
     /// Where the next goal [`Session::prepare`] parses was read (see
     /// [`Session::next_goal_at`]).
@@ -253,9 +256,11 @@ impl Session {
         let file = self.machine.sources.add("<prelude>", PRELUDE);
         // The prelude is part of the crate and compiles; should it not, the
         // session simply starts without it.
-        let Ok(loaded) = self.machine.compile_text(PRELUDE, file, "prelude", None) else {
+        let Ok((loaded, items)) = self.machine.compile_parsed(PRELUDE, file, "prelude", None)
+        else {
             return;
         };
+        self.parsed.push((file, items));
         let (first, end) = self.assume_module_base(&loaded);
         for e in first..end {
             let preds = self.preds_of_entry(e);
@@ -503,8 +508,7 @@ impl Session {
         Ok((spec, warnings.into_iter().collect()))
     }
 
-    /// The items of loaded source `f`, parsed again from its text.
-    /// Every loaded program, parsed again (for the checks of `--memo` and
+    /// Every loaded program's items (for the checks of `--memo` and
     /// `--moves`, which look at the text as written).
     fn loaded_programs(&self) -> Vec<Parsed> {
         self.checked
@@ -514,7 +518,12 @@ impl Session {
             .collect()
     }
 
+    /// The items of loaded source `f`: those kept from its loading, else
+    /// parsed again from its text.
     fn reparse(&self, f: FileId) -> Parsed {
+        if let Some((_, items)) = self.parsed.iter().find(|(g, _)| *g == f) {
+            return items.clone();
+        }
         let text = self.machine.sources.get(f).map_or("", |f| f.text.as_str());
         std::rc::Rc::new(crate::syntax::parse_program(text).0)
     }
@@ -555,18 +564,11 @@ impl Session {
     /// and the modules they name.  Load several files, then take the
     /// warnings once, so that calls from one file to another are understood.
     pub fn take_warnings(&mut self) -> Vec<Warning> {
-        // The sources to judge were parsed when they were loaded; the ones
-        // judged before (the context) are parsed again.
-        let parsed = std::mem::take(&mut self.parsed);
         let fresh: Vec<(FileId, Parsed)> = self
             .unchecked
             .iter()
-            .map(|&f| match parsed.iter().find(|(g, _)| *g == f) {
-                Some((_, items)) => (f, items.clone()),
-                None => (f, self.reparse(f)),
-            })
+            .map(|&f| (f, self.reparse(f)))
             .collect();
-        drop(parsed);
         let old: Vec<Parsed> = self.checked.iter().map(|&f| self.reparse(f)).collect();
         let checked: Vec<(FileId, &[crate::syntax::Item])> = fresh
             .iter()
