@@ -32,7 +32,10 @@
 //! (ground) term; the context keeps the wrapping sum of the hashes of usable
 //! linear entries up to date as resources are consumed, assumed and restored
 //! (the trail undoes it), so a memo check costs O(size of the call), plus
-//! O(context) to compare exactly when the hash matches.
+//! O(context) to compare exactly when the hash matches.  A ground fact
+//! assumed again is named without tokenizing it: its whole-atom index key
+//! finds the id it had, which one walk checks against that id's tokens
+//! ([`Machine::identify_fact`]).
 //!
 //! Detecting failure: a memoized call pushes a `MemoFail` choice point under
 //! its own alternatives and a `MemoExit` frame after its body.  Reaching the
@@ -53,6 +56,7 @@
 //! [`Generation::bytes_used`]), so the bound costs nothing to keep.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::term::cell::{FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
@@ -248,7 +252,14 @@ pub struct MemoTable {
     pub max_bytes: usize,
     newer: Generation,
     older: Generation,
-    terms: HashMap<Vec<u64>, u32, FastHash>,
+    /// Interned resource terms: canonical tokens to id.
+    terms: HashMap<Rc<[u64]>, u32, FastHash>,
+    /// Each interned term's tokens and their [`hash_tokens`], by id.
+    term_list: Vec<(Rc<[u64]>, u64)>,
+    /// Ids of interned ground facts by the whole-atom index key they were
+    /// last seen with (see [`Machine::identify_fact`]): a hint, checked
+    /// against the id's tokens before use.
+    by_key: HashMap<u64, u32, FastHash>,
     /// Bytes the interned terms hold (estimated as for keys).
     terms_bytes: usize,
     /// The context's memo base (`MemoSums::base`) the keys were recorded
@@ -312,6 +323,8 @@ impl MemoTable {
             newer: Generation::default(),
             older: Generation::default(),
             terms: HashMap::default(),
+            term_list: Vec::new(),
+            by_key: HashMap::default(),
             terms_bytes: 0,
             keys_base: 0,
             base_params: Vec::new(),
@@ -354,20 +367,27 @@ impl MemoTable {
         self.stats.evicted += (self.newer.len + self.older.len) as u64;
         self.clear();
         self.terms.clear();
+        self.term_list.clear();
+        self.by_key.clear();
         self.terms_bytes = 0;
     }
 
-    /// The id of a ground term given as canonical tokens.
+    /// The id of a ground term given as canonical tokens, and the
+    /// tokens' [`hash_tokens`].
     #[inline]
-    pub fn intern(&mut self, tokens: &[u64]) -> u32 {
+    pub fn intern(&mut self, tokens: &[u64]) -> (u32, u64) {
         if let Some(&id) = self.terms.get(tokens) {
-            return id;
+            return (id, self.term_list[id as usize].1);
         }
         let next = self.terms.len() as u32;
-        self.terms.insert(tokens.to_vec(), next);
-        // The tokens, their vector and the map's entry.
-        self.terms_bytes += tokens.len() * 8 + 24 + MAP_ENTRY_BYTES;
-        next
+        let shared: Rc<[u64]> = tokens.into();
+        let hash = hash_tokens(tokens);
+        self.terms.insert(shared.clone(), next);
+        self.term_list.push((shared, hash));
+        // The tokens and their counts, the list's entry, and the entries
+        // of `terms` and (for a fact) `by_key`.
+        self.terms_bytes += tokens.len() * 8 + 16 + 24 + 2 * MAP_ENTRY_BYTES;
+        (next, hash)
     }
 
     /// Whether the table holds the key with these parts under `hash`: the
@@ -494,6 +514,59 @@ pub fn tokens(
                     next = Some(heap.arg(a, 0));
                 }
             }
+        }
+    }
+}
+
+/// Whether the term `c` is ground and has the canonical tokens `toks`
+/// ([`tokens`] without its checks of young names, for when there are none).
+fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool {
+    stack.clear();
+    let mut at = 0;
+    let mut c = c;
+    loop {
+        let t = match heap.deref(c) {
+            Cell::Atom(s) => (1 << 60) | s.0 as u64,
+            Cell::Str(s) => (3 << 60) | s.0 as u64,
+            Cell::Int(i) => {
+                if toks.get(at) != Some(&(2 << 60)) {
+                    return false;
+                }
+                at += 1;
+                i as u64
+            }
+            Cell::Struct(a) => {
+                let Cell::Functor(f, n) = heap.get(a) else {
+                    return false;
+                };
+                if toks.get(at) != Some(&((5 << 60) | ((f.0 as u64) << 24) | n as u64)) {
+                    return false;
+                }
+                at += 1;
+                if n > 0 {
+                    for i in (1..n).rev() {
+                        stack.push(heap.arg(a, i));
+                    }
+                    c = heap.arg(a, 0);
+                    continue;
+                }
+                match stack.pop() {
+                    Some(d) => {
+                        c = d;
+                        continue;
+                    }
+                    None => return at == toks.len(),
+                }
+            }
+            _ => return false,
+        };
+        if toks.get(at) != Some(&t) {
+            return false;
+        }
+        at += 1;
+        match stack.pop() {
+            Some(d) => c = d,
+            None => return at == toks.len(),
         }
     }
 }
@@ -643,14 +716,50 @@ impl Machine {
         }
         let mut sc = std::mem::take(&mut self.memo.scratch);
         let ok = self.entry_tokens(e, &mut sc);
-        let rhash = hash_tokens(&sc.toks);
-        let res = if ok.is_some() && sc.vars.is_empty() {
+        let (res, rhash) = if ok.is_some() && sc.vars.is_empty() {
             self.memo.intern(&sc.toks)
         } else {
-            NO_RES
+            (NO_RES, hash_tokens(&sc.toks))
         };
         self.memo.scratch = sc;
         self.ctx.set_identity(e, res, rhash);
+    }
+
+    /// [`Machine::identify`] for an entry of the heap, `clause`, with the
+    /// whole-atom index key `key` (computed for the index anyway) when it
+    /// is a single ground fact.  The same fact assumed again (a peg put
+    /// back in a hole) is found by its key and checked against the
+    /// interned tokens in one walk, instead of being tokenized and looked
+    /// up by its tokens.  The key only finds a candidate: the id is the
+    /// one [`Machine::identify`] would give.
+    #[inline(never)]
+    pub(crate) fn identify_fact(&mut self, e: u32, clause: Cell, key: Option<u64>) {
+        let Some(key) = key else {
+            return self.identify(e);
+        };
+        if !self.ctx.entries[e as usize].linear && e < self.ctx.memo.base {
+            return;
+        }
+        if let Some(&id) = self.memo.by_key.get(&key) {
+            let heap = &self.store.heap;
+            // With no name with a scope about, no symbol is young.
+            let settled = self.settled_names();
+            let plain = heap.max_sym_birth <= settled && heap.eigens.is_empty();
+            if plain && !self.memo.terms_full(e as usize + 1) {
+                let (toks, rhash) = &self.memo.term_list[id as usize];
+                let same = ground_is(heap, clause, toks, &mut self.memo.scratch.stack);
+                if same {
+                    let rhash = *rhash;
+                    self.ctx.set_identity(e, id, rhash);
+                    return;
+                }
+            }
+        }
+        self.identify(e);
+        let res = self.ctx.entries[e as usize].res;
+        if res != NO_RES {
+            self.memo.by_key.insert(key, res);
+        }
     }
 
     /// The heap time up to which `LOCAL` names are settled for memo keys:
@@ -722,7 +831,7 @@ impl Machine {
             }
             let ok = self.entry_tokens(i, &mut sc);
             debug_assert!(ok.is_some() && sc.vars.is_empty());
-            self.ctx.entries[i as usize].res = self.memo.intern(&sc.toks);
+            self.ctx.entries[i as usize].res = self.memo.intern(&sc.toks).0;
         }
         self.memo.scratch = sc;
     }
@@ -966,5 +1075,33 @@ mod tests {
         for r in 2..5u32 {
             assert!(t.contains(r as u64, &[1], &[r], &[]));
         }
+    }
+
+    #[test]
+    fn a_fact_is_checked_against_tokens_exactly() {
+        let mut heap = Heap::new();
+        let (b, s, z, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
+        let z = Cell::Atom(z);
+        let one = heap.new_struct(s, &[z]);
+        let two = heap.new_struct(s, &[one]);
+        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
+        let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
+        tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
+        assert!(ground_is(&heap, fact, &toks, &mut stack));
+        // The same term built again, through a bound variable.
+        let v = heap.new_var();
+        let again = heap.new_struct(b, &[two, v, Cell::Atom(peg)]);
+        let Cell::Ref(a) = v else { panic!() };
+        heap.cells[a.ix()] = one;
+        assert!(ground_is(&heap, again, &toks, &mut stack));
+        // Another term, a prefix, a longer list, a variable: no.
+        let other = heap.new_struct(b, &[one, two, Cell::Atom(peg)]);
+        assert!(!ground_is(&heap, other, &toks, &mut stack));
+        assert!(!ground_is(&heap, fact, &toks[..toks.len() - 1], &mut stack));
+        let longer = [&toks[..], &[1 << 60]].concat();
+        assert!(!ground_is(&heap, fact, &longer, &mut stack));
+        let w = heap.new_var();
+        let open = heap.new_struct(b, &[two, w, Cell::Atom(peg)]);
+        assert!(!ground_is(&heap, open, &toks, &mut stack));
     }
 }

@@ -405,9 +405,9 @@ impl Machine {
             },
             node,
         );
-        if self.ctx.memo.on {
-            self.identify(e);
-        }
+        // The first alternative's whole-atom key, for the memo identity of
+        // a ground fact.
+        let mut fact_key = None;
         // Alternatives are indexed last first, so the first is on top of
         // its buckets and is tried first.
         for k in (0..n).rev() {
@@ -423,7 +423,13 @@ impl Machine {
                 )
             };
             alt.ground = keys.whole.is_some();
+            fact_key = keys.whole;
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
+        }
+        if self.ctx.memo.on {
+            let alt = &self.ctx.heap_alts[start as usize];
+            let fact = n == 1 && alt.nbody == 0 && alt.head == self.store.heap.deref(clause);
+            self.identify_fact(e, clause, fact_key.filter(|_| fact));
         }
         Ok(())
     }
