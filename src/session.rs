@@ -161,7 +161,7 @@ pub struct Session {
     /// that the warnings' checks (taken after loading, and again for
     /// `--memo` and `--moves`) read them without parsing the text again.
     /// A source loaded without its items at hand is parsed again when
-    /// needed ([`Session::reparse`]).
+    /// needed ([`Session::items_of`]).
     parsed: Vec<(FileId, Parsed)>,
     /// Where the next goal [`Session::prepare`] parses was read (see
     /// [`Session::next_goal_at`]).
@@ -514,13 +514,13 @@ impl Session {
         self.checked
             .iter()
             .chain(&self.unchecked)
-            .map(|&f| self.reparse(f))
+            .map(|&f| self.items_of(f))
             .collect()
     }
 
     /// The items of loaded source `f`: those kept from its loading, else
     /// parsed again from its text.
-    fn reparse(&self, f: FileId) -> Parsed {
+    fn items_of(&self, f: FileId) -> Parsed {
         if let Some((_, items)) = self.parsed.iter().find(|(g, _)| *g == f) {
             return items.clone();
         }
@@ -567,9 +567,9 @@ impl Session {
         let fresh: Vec<(FileId, Parsed)> = self
             .unchecked
             .iter()
-            .map(|&f| (f, self.reparse(f)))
+            .map(|&f| (f, self.items_of(f)))
             .collect();
-        let old: Vec<Parsed> = self.checked.iter().map(|&f| self.reparse(f)).collect();
+        let old: Vec<Parsed> = self.checked.iter().map(|&f| self.items_of(f)).collect();
         let checked: Vec<(FileId, &[crate::syntax::Item])> = fresh
             .iter()
             .map(|(f, items)| (*f, items.as_slice()))
