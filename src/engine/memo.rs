@@ -445,6 +445,24 @@ pub struct MemoCall {
     pub proved: bool,
 }
 
+/// The token of an atom, a string, and a compound's name and arity; an
+/// integer is [`INT_TOKEN`] followed by its value.  One place for the
+/// encoding that [`tokens`] writes and [`ground_is`] reads.
+fn atom_token(s: SymId) -> u64 {
+    (1 << 60) | s.0 as u64
+}
+
+fn str_token(s: crate::term::StrId) -> u64 {
+    (3 << 60) | s.0 as u64
+}
+
+fn functor_token(f: SymId, n: u32) -> u64 {
+    (5 << 60) | ((f.0 as u64) << 24) | n as u64
+}
+
+/// The token before an integer's value.
+const INT_TOKEN: u64 = 2 << 60;
+
 /// Canonical tokens of a term: cells in preorder, variables numbered by
 /// first occurrence (`vars` carries the numbering).  `None` if the term
 /// holds a name with a scope that is not part of a key: a `forall`
@@ -489,16 +507,16 @@ pub fn tokens(
                 if young(s) {
                     return None;
                 }
-                out.push((1 << 60) | s.0 as u64)
+                out.push(atom_token(s))
             }
             Cell::Int(i) => {
-                out.push(2 << 60);
+                out.push(INT_TOKEN);
                 out.push(i as u64);
             }
-            Cell::Str(s) => out.push((3 << 60) | s.0 as u64),
+            Cell::Str(s) => out.push(str_token(s)),
             Cell::Bound(b) => out.push((8 << 60) | b as u64),
             Cell::Eigen(_) => return None,
-            Cell::Functor(f, n) => out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64),
+            Cell::Functor(f, n) => out.push(functor_token(f, n)),
             Cell::Struct(a) => {
                 let Cell::Functor(f, n) = heap.get(a) else {
                     return None;
@@ -506,7 +524,7 @@ pub fn tokens(
                 if young(f) {
                     return None;
                 }
-                out.push((5 << 60) | ((f.0 as u64) << 24) | n as u64);
+                out.push(functor_token(f, n));
                 for i in (1..n).rev() {
                     stack.push(heap.arg(a, i));
                 }
@@ -526,10 +544,10 @@ fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool 
     let mut c = c;
     loop {
         let t = match heap.deref(c) {
-            Cell::Atom(s) => (1 << 60) | s.0 as u64,
-            Cell::Str(s) => (3 << 60) | s.0 as u64,
+            Cell::Atom(s) => atom_token(s),
+            Cell::Str(s) => str_token(s),
             Cell::Int(i) => {
-                if toks.get(at) != Some(&(2 << 60)) {
+                if toks.get(at) != Some(&INT_TOKEN) {
                     return false;
                 }
                 at += 1;
@@ -539,7 +557,7 @@ fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool 
                 let Cell::Functor(f, n) = heap.get(a) else {
                     return false;
                 };
-                if toks.get(at) != Some(&((5 << 60) | ((f.0 as u64) << 24) | n as u64)) {
+                if toks.get(at) != Some(&functor_token(f, n)) {
                     return false;
                 }
                 at += 1;
@@ -1080,8 +1098,8 @@ mod tests {
     #[test]
     fn a_fact_is_checked_against_tokens_exactly() {
         let mut heap = Heap::new();
-        let (b, s, z, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
-        let z = Cell::Atom(z);
+        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
+        let z = Cell::Atom(z_sym);
         let one = heap.new_struct(s, &[z]);
         let two = heap.new_struct(s, &[one]);
         let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
@@ -1098,7 +1116,7 @@ mod tests {
         let other = heap.new_struct(b, &[one, two, Cell::Atom(peg)]);
         assert!(!ground_is(&heap, other, &toks, &mut stack));
         assert!(!ground_is(&heap, fact, &toks[..toks.len() - 1], &mut stack));
-        let longer = [&toks[..], &[1 << 60]].concat();
+        let longer = [&toks[..], &[atom_token(z_sym)]].concat();
         assert!(!ground_is(&heap, fact, &longer, &mut stack));
         let w = heap.new_var();
         let open = heap.new_struct(b, &[two, w, Cell::Atom(peg)]);
