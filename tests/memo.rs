@@ -55,6 +55,7 @@ fn memo_keeps_the_answers_and_their_order() {
         ("tests/memo/guarded.lolli", "none", &["has", "none"]),
         ("tests/memo/guarded.lolli", "both T", &["has", "both"]),
         ("tests/memo/guarded.lolli", "has T, has U", &["has"]),
+        ("tests/memo/moves.lolli", "pick (s (s (s z)))", &["pick"]),
     ];
     for (file, goal, preds) in cases {
         let (c0, plain, e0) = lolli(&[file, "--all", "-e", goal]);
@@ -90,6 +91,42 @@ fn the_formula_suite_is_unchanged_by_memo() {
             "--all", "--memo", "a", "--memo", "b", "--memo", "p", "-e", f,
         ]);
         assert_eq!(memo, plain, "{f}");
+    }
+}
+
+#[test]
+fn a_failure_known_before_assuming_is_the_one_the_call_finds() {
+    // A memoized call that runs right after an assumption of ground facts
+    // is looked up before the facts are assumed.  With a depth limit that
+    // check is off (the call might pass the limit), and every known
+    // failure is found by the call itself: answers and the table's figures
+    // (hits, misses, keys) must be the same either way.
+    let centre = format!("jump {}", nat(13));
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "tests/memo/moves.lolli",
+            "pick (s (s (s (s z))))",
+            &["--memo", "pick"],
+        ),
+        ("tests/memo/centre.lolli", &centre, &[]),
+        ("programs/english.lolli", "english (centre Moves)", &[]),
+    ];
+    for &(file, goal, memo) in cases {
+        let run = |extra: &[&str]| {
+            let mut args = vec![file, "--stats", "-e", goal];
+            args.extend_from_slice(memo);
+            args.extend_from_slice(extra);
+            let (code, out, err) = lolli(&args);
+            let table = err
+                .lines()
+                .find(|l| l.starts_with("% memo table:"))
+                .unwrap_or_else(|| panic!("{file}: no memo figures in {err}"))
+                .to_string();
+            (code, out, table)
+        };
+        let (before, at_call) = (run(&[]), run(&["--max-depth", "1000000"]));
+        assert_eq!(before, at_call, "{file}");
+        assert!(!before.2.contains(" 0 hits"), "{file}: {}", before.2);
     }
 }
 

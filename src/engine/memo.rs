@@ -37,6 +37,14 @@
 //! finds the id it had, which one walk checks against that id's tokens
 //! ([`Machine::identify_fact`]).
 //!
+//! A memoized call made right after an assumption of ground facts (a move
+//! of a puzzle: `(b X Y empty , ...) -o jump N`) is looked up before the
+//! facts are assumed, with the key the assumption would make
+//! ([`Machine::memo_fails_with`]): the facts' ids are found by their index
+//! keys and checked against their terms on a hash match, so a known
+//! position costs no assumption, indexing or undoing.  The figures are
+//! those of the call made: one inference and one hit.
+//!
 //! Detecting failure: a memoized call pushes a `MemoFail` choice point under
 //! its own alternatives and a `MemoExit` frame after its body.  Reaching the
 //! frame marks the call as having a proof.  When backtracking reaches the
@@ -589,6 +597,17 @@ fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool 
     }
 }
 
+/// The hash of a memo key: the call's canonical tokens and the sums of
+/// the hashes of the usable linear resources (`lin`) and of the assumed
+/// unbounded clauses (`unb`).
+fn key_hash(goal: &[u64], lin: u64, unb: u64) -> u64 {
+    let mut h = Hasher64::new();
+    h.add(1, hash_tokens(goal));
+    h.add(2, lin);
+    h.add(3, unb);
+    h.finish()
+}
+
 /// Hash of a token sequence.
 pub fn hash_tokens(tokens: &[u64]) -> u64 {
     let mut h = Hasher64::new();
@@ -909,6 +928,74 @@ impl Machine {
         true
     }
 
+    /// Whether the call `goal` of a memoized predicate is known to fail in
+    /// the context this one becomes when the ground `facts` (each with its
+    /// whole-atom index key) are assumed, linearly when `linear`: the key
+    /// [`Machine::memo_enter`] would make after the assumption is in the
+    /// table.  Counted as a hit when it is.  `false` leaves the decision to
+    /// the call: whenever a fact was never identified (a new term), the
+    /// interning must start afresh, or the key is not memoizable.
+    ///
+    /// The facts' ids come from `by_key` as the assumption's
+    /// [`Machine::identify_fact`] would find them; they are checked
+    /// against their terms only when the hash says the key may be there,
+    /// so a wrong hint can only miss a hit, never make one.
+    pub(crate) fn memo_fails_with(
+        &mut self,
+        goal: Cell,
+        facts: &[(Cell, u64)],
+        linear: bool,
+    ) -> bool {
+        let m = &self.ctx.memo;
+        if !self.ctx.restrictions.is_empty()
+            || m.lin_nonground != 0
+            || m.unb_nonground != 0
+            || !self.memo.base_params.is_empty()
+            || self.memo.terms_full(self.ctx.entries.len() + facts.len())
+        {
+            return false;
+        }
+        let heap = &self.store.heap;
+        // With a name with a scope about, the assumption would check each
+        // fact's names; it decides then.
+        let settled = self.settled_names();
+        if heap.max_sym_birth > settled || !heap.eigens.is_empty() {
+            return false;
+        }
+        let mut ids = [0u32; 8];
+        let (mut lin, mut unb) = (m.lin_hash, m.unb_hash);
+        for (i, &(_, key)) in facts.iter().enumerate() {
+            let Some(&id) = self.memo.by_key.get(&key) else {
+                return false;
+            };
+            let rhash = self.memo.term_list[id as usize].1;
+            if linear {
+                lin = lin.wrapping_add(rhash);
+            } else {
+                unb = unb.wrapping_add(rhash);
+            }
+            ids[i] = id;
+        }
+        let mut sc = std::mem::take(&mut self.memo.scratch);
+        let hit = sc.goal_tokens(heap, settled, goal).is_some() && {
+            let hash = key_hash(&sc.toks, lin, unb);
+            self.memo.may_contain(hash)
+                && facts.iter().zip(ids).all(|(&(c, _), id)| {
+                    ground_is(heap, c, &self.memo.term_list[id as usize].0, &mut sc.stack)
+                })
+                && {
+                    let extra = &ids[..facts.len()];
+                    self.usable_ids_and(&mut sc, extra, linear);
+                    self.memo.contains_ids(hash, &sc.toks, &sc.ids)
+                }
+        };
+        self.memo.scratch = sc;
+        if hit {
+            self.memo.stats.hits += 1;
+        }
+        hit
+    }
+
     /// The hash of the key of `goal` now, if the call can be memoized; the
     /// call's tokens are left in `sc.toks`.
     fn memo_hash(&self, goal: Cell, sc: &mut Scratch) -> Option<u64> {
@@ -917,19 +1004,26 @@ impl Machine {
             return None;
         }
         sc.goal_tokens(&self.store.heap, self.settled_names(), goal)?;
-        let mut h = crate::term::cell::Hasher64::new();
-        h.add(1, hash_tokens(&sc.toks));
-        h.add(2, m.lin_hash);
-        h.add(3, m.unb_hash);
-        Some(h.finish())
+        Some(key_hash(&sc.toks, m.lin_hash, m.unb_hash))
     }
 
     /// The interned ids of the usable linear resources and of the assumed
     /// unbounded clauses, encoded as a key's resource part into `sc.ids`
     /// (`sc.linear` and `sc.unbounded` are work space).
     fn usable_ids(&self, sc: &mut Scratch) {
+        self.usable_ids_and(sc, &[], true)
+    }
+
+    /// [`Machine::usable_ids`] as they would be with the entries of ids
+    /// `extra` added (linear ones when `linear`).
+    fn usable_ids_and(&self, sc: &mut Scratch, extra: &[u32], linear: bool) {
         sc.linear.clear();
         sc.unbounded.clear();
+        if linear {
+            sc.linear.extend_from_slice(extra);
+        } else {
+            sc.unbounded.extend_from_slice(extra);
+        }
         for (i, e) in self.ctx.entries.iter().enumerate() {
             if e.state != super::context::AVAIL {
                 continue;

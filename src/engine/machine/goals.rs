@@ -183,6 +183,15 @@ impl Machine {
                     (arg(self, 1), arg(self, 0))
                 };
                 let linear = f == sym::LOLLI || f == sym::NECK;
+                if self.ctx.memo.on
+                    && self.tracer.is_none()
+                    && self.options.max_depth.is_none()
+                    && self.fails_after_assuming(d, body, linear)
+                {
+                    // The call, made and failed from the table.
+                    self.inferences += 1;
+                    return Ok(false);
+                }
                 let rule = if linear { Rule::Lolli } else { Rule::Imp };
                 let node = self.node(parent, rule, g, 0, 0);
                 let start = self.scope_start();

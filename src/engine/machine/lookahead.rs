@@ -254,7 +254,7 @@ impl Machine {
 
     /// The leftmost goal of `g` through `,` (the goal that runs first when
     /// `g` is solved).  `None` past [`HASH_BUDGET`] levels.
-    fn leftmost(&self, g: Cell) -> Option<Cell> {
+    pub(super) fn leftmost(&self, g: Cell) -> Option<Cell> {
         let heap = &self.store.heap;
         let mut g = heap.deref(g);
         for _ in 0..HASH_BUDGET {

@@ -322,6 +322,94 @@ impl Machine {
         Ok((first, self.ctx.entries.len() as u32))
     }
 
+    /// Whether assuming `d` (linearly when `linear`) and then solving
+    /// `body` is known to fail from the memo table, without assuming
+    /// anything: `d` is one or more ground facts joined by `,`, the goal
+    /// `body` runs first is a call of a memoized predicate, and its key in
+    /// the context the assumption would make is a recorded failure (see
+    /// [`Machine::memo_fails_with`]).  A state-changing program such as the
+    /// puzzles' (`(b X Y empty , ...) -o jump N`) meets most known
+    /// positions here, after the consumptions of a move but before its
+    /// new facts are indexed and identified.
+    ///
+    /// The caller has checked that memoization is on, and that no tracer
+    /// (which would show the assumption and the call) and no depth limit
+    /// (which the call might exceed, an error rather than a failure) is
+    /// set.  Anything else (a clause with a body, a variable, a built-in
+    /// head, too many parts) leaves the decision to the call itself.
+    pub(super) fn fails_after_assuming(&mut self, d: Cell, body: Cell, linear: bool) -> bool {
+        /// Most facts looked at in one assumption.
+        const MAX_FACTS: usize = 8;
+        let Some(goal) = self.leftmost(body) else {
+            return false;
+        };
+        let (f, n) = match goal {
+            Cell::Atom(s) => (s, 0),
+            Cell::Struct(a) => match self.store.heap.get(a) {
+                Cell::Functor(f, n) => (f, n),
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if !self.is_memoized(f)
+            || self.builtin_of(f, n).is_some()
+            || self.foreign_of(f, n).is_some()
+        {
+            return false;
+        }
+        let heap = &self.store.heap;
+        let mut facts = [(Cell::Atom(sym::TRUE), 0u64); MAX_FACTS];
+        let mut nfacts = 0;
+        // The right parts of the `,` met, still to visit.
+        let mut spine = [Cell::Atom(sym::TRUE); MAX_FACTS];
+        let mut pending = 0;
+        let mut c = d;
+        loop {
+            let part = heap.deref(c);
+            let (f, n) = match part {
+                Cell::Atom(s) => (s, 0),
+                Cell::Struct(a) => match heap.get(a) {
+                    Cell::Functor(f, n) => (f, n),
+                    _ => return false,
+                },
+                _ => return false,
+            };
+            if let (sym::COMMA, 2, Cell::Struct(a)) = (f, n, part) {
+                if pending == MAX_FACTS {
+                    return false;
+                }
+                spine[pending] = heap.arg(a, 1);
+                pending += 1;
+                c = heap.arg(a, 0);
+                continue;
+            }
+            // What `check_heads` refuses, and every connective (a clause
+            // with a body, `!`, `&`): the assumption decides those.
+            let name = self.symbols.name(f);
+            if f == sym::APPLY
+                || f == sym::BANG
+                || Builtin::lookup(name, n).is_some()
+                || is_connective(name, n)
+                || nfacts == MAX_FACTS
+            {
+                return false;
+            }
+            let deref = |c: Cell| heap.deref(c);
+            let (_, keys) = keys_of(&heap.cells, &heap.digests, deref, part, &mut self.scratch);
+            let Some(key) = keys.whole else {
+                return false;
+            };
+            facts[nfacts] = (part, key);
+            nfacts += 1;
+            if pending == 0 {
+                break;
+            }
+            pending -= 1;
+            c = spine[pending];
+        }
+        self.memo_fails_with(goal, &facts[..nfacts], linear)
+    }
+
     pub(super) fn clause_error(&self, e: ClauseError, goal: Cell, origin: u32) -> RuntimeError {
         match e {
             ClauseError::Unbound => self
