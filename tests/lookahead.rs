@@ -274,3 +274,38 @@ fn a_next_goal_that_runs_a_rule_is_run() {
     let run = lolli_in(&dir, &["chain.lolli", "-e", "noisy X, erase"], "", &[]);
     assert_eq!(run.stdout, "hi\nX = b\n", "{}", run.stderr);
 }
+
+const FIRST: &str = "
+MODULE first.
+LINEAR p a.
+LINEAR p b.
+LINEAR q b.
+LINEAR r c.
+m 1 :- p X, r X.
+m 2 :- p X, q X.
+m 3 :- r X, q X.
+m 4 :- X = c, r X.
+m 5 :- r X, r X.
+n K :- p X, k K X.
+k 1 b.
+k 2 a.
+";
+
+#[test]
+fn clauses_whose_first_call_would_find_nothing_are_passed_over() {
+    // `m 1`: `p X` has a and b, but `r X` follows neither; `m 3`: `r c`
+    // has no `q c` after it.  Both clauses are passed over when `m N`
+    // chooses its clause.  `m 4` starts with a built-in and `m 5` with a
+    // call whose only candidate the next goal needs again: both are tried.
+    assert_eq!(answers_both_ways(FIRST, "m N, erase"), ["N = 2", "N = 4"]);
+    // The first call shares no variable with the head in `n K` either,
+    // whatever K is bound to.
+    assert_eq!(answers_both_ways(FIRST, "n K, erase"), ["K = 2", "K = 1"]);
+    assert_eq!(answers_both_ways(FIRST, "n 1, erase"), ["yes"]);
+    // `m N`, `p X` (of `m 2`), `q b`: the `p X` of `m 1` is never called.
+    for options in [Options::default(), with_proofs()] {
+        let (mut s, _) = session_with(options);
+        s.load_str("test", FIRST).expect("loads");
+        assert_eq!(inferences(&mut s, "m N, erase"), 3);
+    }
+}

@@ -121,6 +121,12 @@ pub enum Source {
 pub struct Entry {
     /// Whether it is a linear resource (used at most once).
     pub linear: bool,
+    /// Whether it is an unbounded template clause with an alternative whose
+    /// first body conjunct has a
+    /// [`FirstCall`](crate::logic::lookahead::FirstCall) (set by the
+    /// caller of [`Context::push_entry`]; the engine looks into such a
+    /// body when the clause is a candidate).
+    pub first_call: bool,
     /// `AVAIL`, `GONE` or a restriction token.
     pub state: u32,
     /// The clause.
@@ -440,6 +446,7 @@ impl Context {
         self.stamps.push(0);
         self.entries.push(Entry {
             linear,
+            first_call: false,
             state: AVAIL,
             source,
             memb: self.memberships.len() as u32,

@@ -24,7 +24,7 @@ pub const HASH_BUDGET: usize = 64;
 
 /// Hash keys of a head or call: whole-term hash when ground, per-argument
 /// hashes of ground arguments, and the signature of the first argument.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Keys {
     /// Hash of the whole atom, if ground.
     pub whole: Option<u64>,

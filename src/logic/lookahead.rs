@@ -33,7 +33,7 @@
 //! ground fact: that call then only consumes one, and `Gk+2` runs next.
 
 use super::clause::Alt;
-use super::keys::term_hash;
+use super::keys::{first_sig, keys_of, term_hash, Keys};
 use super::template::Conjunct;
 use crate::term::cell::Digest;
 use crate::term::{sym, Cell, SymId};
@@ -288,6 +288,9 @@ pub fn plans_of(
             }
         };
         slots_in(alt.head, &mut seen);
+        if let Some(g1) = conjuncts.first_mut() {
+            g1.first = first_call(cells, &block, g1.goal, &seen, env_len);
+        }
         // The reserved blocks of conjuncts 1.. (see the engine's
         // `push_conjuncts`): the first conjunct is copied after them.
         let reserved: u32 = conjuncts.iter().skip(1).map(|c| c.len).sum();
@@ -324,6 +327,57 @@ pub fn plans_of(
         }
     }
     plans.into_boxed_slice()
+}
+
+/// A clause body's first conjunct `G1` whose candidates do not depend on
+/// the clause's head or environment: a call of a name that is not
+/// predefined, every variable of which occurs first in `G1` itself (as in
+/// `jump (s N) :- b X Y peg , ...`).  Its index keys are then the same
+/// for every use of the clause, and so are its candidates in a given
+/// context: the engine looks them up when the clause is a candidate of a
+/// call, and passes over a clause whose `G1` would find nothing (see the
+/// engine's look-ahead, "into clause bodies").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FirstCall {
+    /// `G1`'s name and number of arguments.
+    pub pred: (SymId, u32),
+    /// Its index keys, as [`super::keys::keys_of`] computes them for any copy.
+    pub keys: Keys,
+    /// The signature of its first argument ([`super::keys::first_sig`]).
+    pub sig: u32,
+}
+
+/// The [`FirstCall`] of the first conjunct `g1` of a body (its cells in
+/// `block(g1)`), if it has one; `head` are the slots of the head.
+fn first_call(
+    cells: &[Cell],
+    block: &impl Fn(Cell) -> std::ops::Range<usize>,
+    g1: Cell,
+    head: &[u32],
+    env_len: u32,
+) -> Option<FirstCall> {
+    let Cell::Struct(a) = g1 else {
+        return None;
+    };
+    let Cell::Functor(f, n) = cells[a.ix()] else {
+        return None;
+    };
+    if f.0 <= sym::END_OF_FILE.0 || f == sym::APPLY {
+        return None;
+    }
+    let own = cells[block(g1)].iter().all(|c| match *c {
+        Cell::Ref(s) => s.0 >= env_len && !head.contains(&s.0),
+        _ => true,
+    });
+    if !own {
+        return None;
+    }
+    let (pred, keys) = keys_of(cells, &[], |c| c, g1, &mut Vec::new());
+    let sig = match n {
+        0 => 0,
+        _ => first_sig(cells, cells[a.ix() + 1]),
+    };
+    Some(FirstCall { pred, keys, sig })
 }
 
 /// The plan for `gk , next`, if they have one; `seen` are the slots that

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use super::clause::{clause_alts, Alt, Body, ClauseError, EXISTS_IN_CLAUSE};
 use super::keys::{head_keys, Keys};
-use super::lookahead::{plans_of, AheadPlan};
+use super::lookahead::{plans_of, AheadPlan, FirstCall};
 use crate::source::FileId;
 use crate::syntax::ast::{Quant, Span, Term, TermKind};
 use crate::term::{sym, Addr, Cell, SymId, Symbols};
@@ -79,6 +79,14 @@ pub struct Template {
 }
 
 impl Template {
+    /// Whether the first body conjunct of some alternative has a
+    /// [`FirstCall`].
+    pub fn has_first_call(&self) -> bool {
+        self.conjuncts
+            .iter()
+            .any(|c| c.first().is_some_and(|c| c.first.is_some()))
+    }
+
     /// The span of the one term of the clause's body that `is_it` accepts
     /// (given the term's cell); `None` when there is none or more than one
     /// (then only the clause as a whole can be named).
@@ -106,6 +114,10 @@ pub struct Conjunct {
     /// The position in [`Template::ahead`] of the look-ahead plan for the
     /// conjunct before this one and this one, or `u32::MAX` for none.
     pub plan: u32,
+    /// For the first conjunct, when it is a call whose candidates do not
+    /// depend on the head: its name and index keys
+    /// ([`super::lookahead::FirstCall`]).
+    pub first: Option<FirstCall>,
 }
 
 /// The conjuncts of each alternative's body, for [`Template::conjuncts`]:
@@ -131,11 +143,13 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 goal: c,
                                 len: ends[a.ix()] - a.0,
                                 plan: u32::MAX,
+                                first: None,
                             }),
                             _ => out.push(Conjunct {
                                 goal: c,
                                 len: 0,
                                 plan: u32::MAX,
+                                first: None,
                             }),
                         }
                     }

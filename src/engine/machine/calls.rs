@@ -24,7 +24,7 @@ impl Machine {
                     .note("raise the limit with --max-depth, or look for a recursion that does not end"));
             }
         }
-        let Some(item) = self.ctx.next_usable(&mut cursor) else {
+        let Some(item) = self.next_candidate(&mut cursor) else {
             if self.tracer.is_some() {
                 self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
             }
@@ -48,7 +48,7 @@ impl Machine {
     /// alternative whose state was just restored: the choice is updated in
     /// place while candidates remain after the one tried, popped otherwise.
     pub(super) fn retry(&mut self, goal: Cell, mut cursor: Cursor, parent: u32) -> Step {
-        let item = self.ctx.next_usable(&mut cursor);
+        let item = self.next_candidate(&mut cursor);
         let more = item.is_some() && Context::has_more(&cursor);
         self.resume_newest(more, |alt| {
             if let Alternative::Clauses { cursor: c, .. } = alt {
@@ -64,6 +64,28 @@ impl Machine {
         let ok = self.try_item(goal, item, parent);
         self.traced_try(goal, item, ok, more);
         Ok(ok)
+    }
+
+    /// The next candidate of a call to try: the next usable item, passing
+    /// over the clauses whose first conjunct would find nothing (see
+    /// [`Machine::first_conjunct_fails`]) when no tracer is installed and
+    /// no depth limit set.
+    #[inline(always)]
+    fn next_candidate(&mut self, cursor: &mut Cursor) -> Option<Item> {
+        let item = self.ctx.next_usable(cursor)?;
+        if !self.ctx.entries[item.entry as usize].first_call {
+            return Some(item);
+        }
+        self.next_clause_candidate(cursor, item)
+    }
+
+    /// [`Self::next_candidate`] from `item`, a clause with a first call.
+    #[inline(never)]
+    fn next_clause_candidate(&mut self, cursor: &mut Cursor, mut item: Item) -> Option<Item> {
+        while self.first_conjunct_fails(item) {
+            item = self.ctx.next_usable(cursor)?;
+        }
+        Some(item)
     }
 
     /// Report a candidate's outcome to the tracer, if one is installed.  A
@@ -169,6 +191,12 @@ impl Machine {
         match entry.source {
             Source::Heap { .. } => false,
             Source::Template { tpl, env } => {
+                // Whether the choice of this clause decided the candidates
+                // of its first conjunct (see `next_candidate`).
+                let decided = entry.first_call && self.first_ahead.item == item;
+                if decided {
+                    self.first_ahead.item = lookahead::NO_ITEM;
+                }
                 let t = self.templates[tpl as usize].clone();
                 let alt = &t.alts[item.alt as usize];
                 let mut slots = std::mem::take(&mut self.slots);
@@ -214,6 +242,16 @@ impl Machine {
                         }
                     }
                     self.depth -= 1;
+                    if decided && deferred {
+                        // The first conjunct is solved next.
+                        if let Action::Solve {
+                            goal: Cell::Struct(a),
+                            ..
+                        } = self.frames[self.cont as usize].action
+                        {
+                            self.first_ahead.at = a.0;
+                        }
+                    }
                     if node != NONE {
                         let s = self.proof.slots.len() as u32;
                         for sl in slots.iter() {

@@ -310,6 +310,9 @@ impl Machine {
     /// where `maybe_collect` is inlined.)
     #[inline(never)]
     fn collect(&mut self) {
+        // A first conjunct's candidates kept for its call name the goal by
+        // its address, which the collection may give to another goal.
+        self.first_ahead = Default::default();
         let hb = self.store.hb;
         let top = self.store.heap.len() as u32;
         let old = self.gc_old;

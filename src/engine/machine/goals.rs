@@ -267,23 +267,31 @@ impl Machine {
                     }
                     return Ok(false);
                 }
-                let heap = &self.store.heap;
-                let scratch = &mut self.scratch;
-                let mut cursor = self.ctx.lookup(
-                    (f, n),
-                    8,
-                    || keys_of(&heap.cells, &heap.digests, |c| heap.deref(c), g, scratch).1,
-                    || match n {
-                        0 => 0,
-                        _ => first_sig(&heap.cells, heap.deref(heap.get(args))),
-                    },
-                );
-                if self.tracer.is_none()
-                    && self.options.max_depth.is_none()
-                    && Context::masked_nonempty(&cursor)
-                {
-                    self.look_ahead(g, &mut cursor);
-                }
+                let cursor = if matches!(g, Cell::Struct(a) if a.0 == self.first_ahead.at) {
+                    // The first conjunct of a clause just entered: its
+                    // candidates were decided when the clause was chosen.
+                    self.first_ahead.at = NONE;
+                    self.first_ahead.cursor
+                } else {
+                    let heap = &self.store.heap;
+                    let scratch = &mut self.scratch;
+                    let mut cursor = self.ctx.lookup(
+                        (f, n),
+                        8,
+                        || keys_of(&heap.cells, &heap.digests, |c| heap.deref(c), g, scratch).1,
+                        || match n {
+                            0 => 0,
+                            _ => first_sig(&heap.cells, heap.deref(heap.get(args))),
+                        },
+                    );
+                    if self.tracer.is_none()
+                        && self.options.max_depth.is_none()
+                        && Context::masked_nonempty(&cursor)
+                    {
+                        self.look_ahead(g, &mut cursor);
+                    }
+                    cursor
+                };
                 self.call(g, cursor, parent, origin)
             }
         }

@@ -62,6 +62,25 @@
 //! it nests to the right) the list is made from the two goals as they
 //! stand.
 //!
+//! **Into clause bodies.**  A candidate clause whose body's first
+//! conjunct `G1` shares no variable with the head and the environment (a
+//! [`FirstCall`](crate::logic::lookahead::FirstCall): `jump (s N) :- b X
+//! Y peg , ...`) gives `G1` the same index keys at every use, and so the
+//! same candidates in a given context.  When the call takes such a clause
+//! as its next candidate ([`Machine::first_conjunct_fails`]), `G1`'s
+//! candidates are looked up, and the look-ahead above applied to them with
+//! the plans compiled with the clause (those that read no slot).  If none
+//! is left, trying the clause would only match its head, copy `G1`, find
+//! nothing and fail: the clause is passed over, and the next candidate
+//! taken.  Exact for the reason the look-ahead is: nothing runs between
+//! choosing the clause and calling `G1` that could change the context
+//! (the clause is unbounded, so trying it consumes nothing).  Otherwise,
+//! when the candidates were decided exactly as `G1`'s call would decide
+//! them, they are kept ([`FirstAhead`]) and the call takes them instead of
+//! looking them up again.  On the triangle 83 % of the clauses tried in
+//! `first` end this way (`b X Y peg` has pegs, but none that can jump in
+//! the clause's direction).
+//!
 //! Calls whose candidates were dropped are never made, so `--stats`
 //! counts fewer inferences than the search would make without this.
 
@@ -71,6 +90,36 @@ use crate::engine::context::Found;
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
 use crate::logic::lookahead::{end_argument, need_of, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS};
 use crate::term::cell::{Digest, Hasher64, SeqHash};
+
+/// No item.
+pub(super) const NO_ITEM: Item = Item {
+    entry: NONE,
+    alt: NONE,
+};
+
+/// The candidates of a clause's first conjunct, decided when the clause
+/// was chosen as candidate `item` of a call ([`Machine::first_call_fails`]),
+/// for that conjunct's call.  When `try_template` enters that clause, it
+/// sets `at` to the address of the conjunct's copy, which is solved next;
+/// the call of the goal at `at` takes the cursor.  Choosing another
+/// candidate voids the decision, and taking it or entering any clause
+/// clears it.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct FirstAhead {
+    pub(super) item: Item,
+    pub(super) at: u32,
+    pub(super) cursor: Cursor,
+}
+
+impl Default for FirstAhead {
+    fn default() -> Self {
+        FirstAhead {
+            item: NO_ITEM,
+            at: NONE,
+            cursor: Cursor::default(),
+        }
+    }
+}
 
 /// Steps made at a call (reused from call to call): those computing the
 /// next goal's key from a candidate, with the places in the candidate they
@@ -125,6 +174,88 @@ impl Machine {
             }
             _ => {}
         }
+    }
+
+    /// Whether candidate `item` of a call is a clause whose first body
+    /// conjunct would find nothing to match (see the module doc, "Into
+    /// clause bodies"): passed over then.  Otherwise, when that
+    /// conjunct's candidates were decided exactly as its call would decide
+    /// them, they are kept for the call ([`FirstAhead`]).  Never under a
+    /// tracer or a depth limit.
+    #[inline(always)]
+    pub(super) fn first_conjunct_fails(&mut self, item: Item) -> bool {
+        // (Not a linear clause: trying it consumes it, which its first
+        // conjunct might see.)
+        let entry = &self.ctx.entries[item.entry as usize];
+        if !entry.first_call {
+            return false;
+        }
+        // What was decided for an earlier choice is void.
+        self.first_ahead.item = NO_ITEM;
+        if self.tracer.is_some() || self.options.max_depth.is_some() {
+            return false;
+        }
+        let Source::Template { tpl, .. } = entry.source else {
+            return false;
+        };
+        let t = &self.templates[tpl as usize];
+        match t.conjuncts.get(item.alt as usize).and_then(|c| c.first()) {
+            Some(c) if c.first.is_some() => self.first_call_fails(tpl, item),
+            _ => false,
+        }
+    }
+
+    /// [`Machine::first_conjunct_fails`] for a clause whose first
+    /// conjunct has a [`FirstCall`](crate::logic::lookahead::FirstCall):
+    /// its lookup, then the look-ahead its call would make from the plans
+    /// compiled with the clause that read no slot (the clause's
+    /// environment does not exist yet).
+    #[inline(never)]
+    fn first_call_fails(&mut self, tpl: u32, item: Item) -> bool {
+        let t = self.templates[tpl as usize].clone();
+        let conj = &t.conjuncts[item.alt as usize];
+        let Some(fc) = conj[0].first else {
+            return false;
+        };
+        if self.special(fc.pred) {
+            return false;
+        }
+        let mut sub = self.ctx.lookup(fc.pred, 8, || fc.keys, || fc.sig);
+        // Whether `sub` is what the call will compute.
+        let mut exact = true;
+        let plan = conj.get(1).map_or(NONE, |c| c.plan);
+        if plan != NONE && Context::masked_nonempty(&sub) {
+            let first = &t.ahead[plan as usize];
+            if first.slots {
+                exact = false;
+            } else if !self.special(first.pred) && self.some_fact(&sub) {
+                // The goal after the next is checked when the call's
+                // look-ahead would check it: it is a deferred conjunct (a
+                // compound term), and its plan reads no slot either.
+                let then = match (first.then, conj.get(2).map(|c| c.goal)) {
+                    (NONE, _) | (_, None) => None,
+                    (p, Some(Cell::Struct(_))) => {
+                        let p = &t.ahead[p as usize];
+                        exact &= !p.slots;
+                        Some(p).filter(|p| !p.slots && !self.special(p.pred))
+                    }
+                    _ => None,
+                };
+                let places = then.map_or(&first.places, |p| &p.places);
+                self.drop_doomed(&mut sub, places, Check::of(first), then.map(Check::of));
+            }
+        }
+        if !Context::has_more(&sub) {
+            return true;
+        }
+        if exact {
+            self.first_ahead = FirstAhead {
+                item,
+                at: NONE,
+                cursor: sub,
+            };
+        }
+        false
     }
 
     /// Whether some candidate of a masked cursor is a ground fact (a quick

@@ -609,6 +609,9 @@ pub struct Machine {
     pub(crate) scratch: Vec<Cell>,
     /// The look-ahead's key steps (reused, see [`lookahead`]).
     ahead: lookahead::KeySteps,
+    /// The candidates of the first conjunct of the clause being entered,
+    /// decided when the clause was chosen (see [`lookahead`]).
+    first_ahead: lookahead::FirstAhead,
     outputs: Vec<effects::OutFile>,
     output: u32,
     /// A `telling` file that could not be flushed while backtracking left
@@ -739,6 +742,7 @@ impl Machine {
             conjunct_parents: Vec::new(),
             scratch: Vec::new(),
             ahead: Default::default(),
+            first_ahead: Default::default(),
             outputs: Vec::new(),
             output_error: None,
             output: 0,
@@ -1016,6 +1020,8 @@ impl Machine {
     }
 
     fn run_inner(&mut self) -> Result<Event, RuntimeError> {
+        // Candidates decided before an interruption mean nothing now.
+        self.first_ahead = Default::default();
         loop {
             // Counted across calls: a search that returns often (an answer
             // every few steps, as in `count (between 1 1000000000 X) N`)

@@ -178,6 +178,7 @@ impl Machine {
             let e = self
                 .ctx
                 .push_entry(c.linear, Source::Template { tpl, env }, node);
+            self.ctx.entries[e as usize].first_call = !c.linear && c.template.has_first_call();
             // A clause without variables is built on the heap once, here:
             // matching it then shares that term (see `try_item`).  Not one
             // whose head holds a binder term, which is matched up to bound

@@ -620,6 +620,7 @@ impl Machine {
         let env_start = self.ctx.envs.len() as u32;
         self.ctx.envs.extend_from_slice(&env);
         let keys = tpl.keys.clone();
+        let first_call = !linear && tpl.has_first_call();
         self.templates.push(Rc::new(tpl));
         let id = self.templates.len() as u32 - 1;
         self.own_templates_from(self.ctx.entries.len() as u32, id);
@@ -631,6 +632,7 @@ impl Machine {
             },
             node,
         );
+        self.ctx.entries[e as usize].first_call = first_call;
         if self.ctx.memo.on {
             self.identify(e);
         }
