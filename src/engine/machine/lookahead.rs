@@ -377,6 +377,7 @@ impl Machine {
 
     /// Whether calls of `pred` are not plain lookups: built-in, foreign or
     /// memoized.
+    #[inline(always)]
     fn special(&self, (f, n): (SymId, u32)) -> bool {
         self.builtin_of(f, n).is_some()
             || self.foreign_of(f, n).is_some()
