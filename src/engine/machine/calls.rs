@@ -82,7 +82,8 @@ impl Machine {
     /// [`Self::next_candidate`] from `item`, a clause with a first call.
     #[inline(never)]
     fn next_clause_candidate(&mut self, cursor: &mut Cursor, mut item: Item) -> Option<Item> {
-        while self.first_conjunct_fails(item) {
+        let mut seen = None;
+        while self.first_conjunct_fails(item, &mut seen) {
             item = self.ctx.next_usable(cursor)?;
         }
         Some(item)

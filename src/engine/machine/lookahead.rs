@@ -121,6 +121,10 @@ impl Default for FirstAhead {
     }
 }
 
+/// The lookup last made for a first call while a call passes over
+/// candidate clauses (in one context), with that call's keys.
+pub(super) type FirstSeen = Option<(crate::logic::lookahead::FirstCall, Cursor)>;
+
 /// Steps made at a call (reused from call to call): those computing the
 /// next goal's key from a candidate, with the places in the candidate they
 /// read, and those for the goal after it when it is checked too.
@@ -183,7 +187,7 @@ impl Machine {
     /// them, they are kept for the call ([`FirstAhead`]).  Never under a
     /// tracer or a depth limit.
     #[inline(always)]
-    pub(super) fn first_conjunct_fails(&mut self, item: Item) -> bool {
+    pub(super) fn first_conjunct_fails(&mut self, item: Item, seen: &mut FirstSeen) -> bool {
         // (Not a linear clause: trying it consumes it, which its first
         // conjunct might see.)
         let entry = &self.ctx.entries[item.entry as usize];
@@ -200,7 +204,7 @@ impl Machine {
         };
         let t = &self.templates[tpl as usize];
         match t.conjuncts.get(item.alt as usize).and_then(|c| c.first()) {
-            Some(c) if c.first.is_some() => self.first_call_fails(tpl, item),
+            Some(c) if c.first.is_some() => self.first_call_fails(tpl, item, seen),
             _ => false,
         }
     }
@@ -211,7 +215,7 @@ impl Machine {
     /// compiled with the clause that read no slot (the clause's
     /// environment does not exist yet).
     #[inline(never)]
-    fn first_call_fails(&mut self, tpl: u32, item: Item) -> bool {
+    fn first_call_fails(&mut self, tpl: u32, item: Item, seen: &mut FirstSeen) -> bool {
         let t = self.templates[tpl as usize].clone();
         let conj = &t.conjuncts[item.alt as usize];
         let Some(fc) = conj[0].first else {
@@ -220,7 +224,16 @@ impl Machine {
         if self.special(fc.pred) {
             return false;
         }
-        let mut sub = self.ctx.lookup(fc.pred, 8, || fc.keys, || fc.sig);
+        // Clauses passed over one after the other see the same context:
+        // one lookup serves those whose first calls have the same keys.
+        let mut sub = match seen {
+            Some((k, c)) if *k == fc => *c,
+            _ => {
+                let c = self.ctx.lookup(fc.pred, 8, || fc.keys, || fc.sig);
+                *seen = Some((fc, c));
+                c
+            }
+        };
         // Whether `sub` is what the call will compute.
         let mut exact = true;
         let plan = conj.get(1).map_or(NONE, |c| c.plan);
