@@ -479,3 +479,47 @@ fn plan(
         then: u32::MAX,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::template::Compiler;
+    use crate::term::Symbols;
+    use std::collections::HashMap;
+
+    /// The first call of the clause's first alternative, compiled in a
+    /// module with parameters `params`.
+    fn first_of(clause: &str, params: &[&str]) -> Option<FirstCall> {
+        let mut symbols = Symbols::new();
+        let mut binders = Vec::new();
+        let locals = HashMap::new();
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let term = crate::syntax::parse_term(clause).expect("parses");
+        let t = Compiler::new(&mut symbols, &mut binders, &params, &locals)
+            .clause(&term)
+            .expect("compiles");
+        t.conjuncts[0].first().and_then(|c| c.first)
+    }
+
+    #[test]
+    fn a_first_call_shares_no_variable_with_the_head() {
+        let jump = first_of("jump (s N) :- b X Y peg , b (s X) Y peg", &[]).expect("one");
+        assert_eq!(jump.pred.1, 3);
+        assert_eq!(
+            (jump.keys.whole, jump.keys.args[0], jump.keys.args[1]),
+            (None, None, None)
+        );
+        assert!(jump.keys.args[2].is_some());
+        assert_eq!(jump.sig, 0);
+        // A ground first call has a whole-atom key, and its first argument
+        // a signature.
+        let ground = first_of("p :- q (s z) , r", &[]).expect("one");
+        assert!(ground.keys.whole.is_some() && ground.sig != 0);
+        // Sharing a variable with the head, a predefined name, a module
+        // parameter, a body of one goal: none.
+        assert_eq!(first_of("p X :- q X Y , r Y", &[]), None);
+        assert_eq!(first_of("p :- X = a , q X", &[]), None);
+        assert_eq!(first_of("p :- q K , r", &["K"]), None);
+        assert_eq!(first_of("p :- q X", &[]), None);
+    }
+}
