@@ -357,57 +357,63 @@ impl Machine {
         {
             return false;
         }
-        let heap = &self.store.heap;
+        let mut parts = std::mem::take(&mut self.assume_parts);
+        parts.clear();
+        let split = {
+            let heap = &self.store.heap;
+            let deref = |c: Cell| heap.deref(c);
+            split_assumed(
+                &heap.cells,
+                &deref,
+                d,
+                !linear,
+                &mut self.assume_stack,
+                &mut parts,
+            )
+        };
         let mut facts = [(Cell::Atom(sym::TRUE), 0u64); MAX_FACTS];
         let mut nfacts = 0;
-        // The right parts of the `,` met, still to visit.
-        let mut spine = [Cell::Atom(sym::TRUE); MAX_FACTS];
-        let mut pending = 0;
-        let mut c = d;
-        loop {
-            let part = heap.deref(c);
-            let (f, n) = match part {
-                Cell::Atom(s) => (s, 0),
-                Cell::Struct(a) => match heap.get(a) {
-                    Cell::Functor(f, n) => (f, n),
-                    _ => return false,
-                },
-                _ => return false,
-            };
-            if let (sym::COMMA, 2, Cell::Struct(a)) = (f, n, part) {
-                if pending == MAX_FACTS {
-                    return false;
+        let mut all_facts = split.is_ok() && parts.len() <= MAX_FACTS;
+        for part in parts.iter() {
+            // A part under `!` in `-o` would be unbounded, and any clause
+            // other than a ground fact decides for itself.
+            match self.ground_fact_key(part.clause) {
+                Some(key) if all_facts && part.bang != linear => {
+                    facts[nfacts] = (part.clause, key);
+                    nfacts += 1;
                 }
-                spine[pending] = heap.arg(a, 1);
-                pending += 1;
-                c = heap.arg(a, 0);
-                continue;
+                _ => {
+                    all_facts = false;
+                    break;
+                }
             }
-            // What `check_heads` refuses, and every connective (a clause
-            // with a body, `!`, `&`): the assumption decides those.
-            let name = self.symbols.name(f);
-            if f == sym::APPLY
-                || f == sym::BANG
-                || Builtin::lookup(name, n).is_some()
-                || is_connective(name, n)
-                || nfacts == MAX_FACTS
-            {
-                return false;
-            }
-            let deref = |c: Cell| heap.deref(c);
-            let (_, keys) = keys_of(&heap.cells, &heap.digests, deref, part, &mut self.scratch);
-            let Some(key) = keys.whole else {
-                return false;
-            };
-            facts[nfacts] = (part, key);
-            nfacts += 1;
-            if pending == 0 {
-                break;
-            }
-            pending -= 1;
-            c = spine[pending];
         }
-        self.memo_fails_with(goal, &facts[..nfacts], linear)
+        self.assume_parts = parts;
+        all_facts && self.memo_fails_with(goal, &facts[..nfacts], linear)
+    }
+
+    /// The whole-atom index key of `c`, a part of an assumption, when it
+    /// is a ground fact that [`Machine::check_heads`] accepts.
+    fn ground_fact_key(&mut self, c: Cell) -> Option<u64> {
+        let heap = &self.store.heap;
+        let (f, n) = match heap.deref(c) {
+            Cell::Atom(s) => (s, 0),
+            Cell::Struct(a) => match heap.get(a) {
+                Cell::Functor(f, n) => (f, n),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // What `check_heads` refuses, and every connective (a clause with
+        // a body, `&`): the assumption decides those.
+        let name = self.symbols.name(f);
+        if f == sym::APPLY || Builtin::lookup(name, n).is_some() || is_connective(name, n) {
+            return None;
+        }
+        let deref = |c: Cell| heap.deref(c);
+        keys_of(&heap.cells, &heap.digests, deref, c, &mut self.scratch)
+            .1
+            .whole
     }
 
     pub(super) fn clause_error(&self, e: ClauseError, goal: Cell, origin: u32) -> RuntimeError {
