@@ -328,6 +328,9 @@ impl<'a> Compiler<'a> {
                 ClauseError::Exists => EXISTS_IN_CLAUSE.into(),
             },
         })?;
+        // A program holds one template per clause, most with one
+        // alternative: no room to spare.
+        alts.shrink_to_fit();
         let mut scratch = Vec::new();
         let keys = alts
             .iter()

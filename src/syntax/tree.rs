@@ -15,14 +15,18 @@ pub(crate) fn op(symbol: &str, l: usize, r: usize) -> Term {
     term(TermKind::Name(symbol.to_string()), l, r)
 }
 
-/// `head args...` spanning `l..r`, flattening a head that is itself an application.
+/// `head args...` spanning `l..r`, flattening a head that is itself an
+/// application.  The arguments keep no spare room: a session keeps the
+/// trees of its programs (a file of 100,000 facts, say).
 pub(crate) fn app(head: Term, mut args: Vec<Term>, l: usize, r: usize) -> Term {
     if args.is_empty() {
         return head;
     }
+    args.shrink_to_fit();
     match head.kind {
         TermKind::App(inner, mut first) => {
             first.append(&mut args);
+            first.shrink_to_fit();
             term(TermKind::App(inner, first), l, r)
         }
         kind => term(
