@@ -946,8 +946,11 @@ impl Machine {
         facts: &[(Cell, u64)],
         linear: bool,
     ) -> bool {
+        // The ids of the facts (as many as a move assumes, and more).
+        let mut ids = [0u32; 8];
         let m = &self.ctx.memo;
-        if !self.ctx.restrictions.is_empty()
+        if facts.len() > ids.len()
+            || !self.ctx.restrictions.is_empty()
             || m.lin_nonground != 0
             || m.unb_nonground != 0
             || !self.memo.base_params.is_empty()
@@ -962,7 +965,6 @@ impl Machine {
         if heap.max_sym_birth > settled || !heap.eigens.is_empty() {
             return false;
         }
-        let mut ids = [0u32; 8];
         let (mut lin, mut unb) = (m.lin_hash, m.unb_hash);
         for (i, &(_, key)) in facts.iter().enumerate() {
             let Some(&id) = self.memo.by_key.get(&key) else {
