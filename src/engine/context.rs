@@ -46,7 +46,7 @@ use super::runs::{aligned, Run, Stretch, RUN};
 use super::trail::{Trail, Undo};
 use crate::logic::clause::Body;
 use crate::logic::keys::{Keys, MAX_ARGS};
-use crate::term::cell::FastHash;
+use crate::term::cell::{Digest, FastHash};
 use crate::term::{Cell, SymId};
 
 /// State of a usable entry.
@@ -164,7 +164,17 @@ pub struct HeapAlt {
     pub nbody: u32,
     /// Whether the head is ground (it has a whole-atom index key).
     pub ground: bool,
+    /// When the head is ground, the [`Digest`]s of its first
+    /// [`ALT_DIGESTS`] arguments (computed for its index keys), else
+    /// zeros: the look-ahead reads a candidate fact's arguments here
+    /// instead of walking them.  Valid for the alternative's life: the
+    /// bindings that made the head ground are older than the entry, and
+    /// undoing them removes it.
+    pub args: [Digest; ALT_DIGESTS],
 }
+
+/// How many argument digests a [`HeapAlt`] keeps.
+pub const ALT_DIGESTS: usize = 2;
 
 #[derive(Clone, Debug)]
 struct PredIndex {

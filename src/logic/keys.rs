@@ -66,12 +66,26 @@ pub fn first_sig(cells: &[Cell], c: Cell) -> u32 {
 /// Compute the index keys of an atom stored in `cells` (`deref` follows
 /// variables; templates pass the identity, so their variables count as
 /// unbound).  `scratch` is a reusable stack.
+#[inline]
 pub fn keys_of(
     cells: &[Cell],
     digests: &[Digest],
     deref: impl Fn(Cell) -> Cell,
     atom: Cell,
     scratch: &mut Vec<Cell>,
+) -> ((SymId, u32), Keys) {
+    keys_and_digests(cells, digests, deref, atom, scratch, |_, _| {})
+}
+
+/// [`keys_of`], telling `arg` the [`Digest`] of each ground argument (its
+/// position and digest) as it is hashed.
+pub fn keys_and_digests(
+    cells: &[Cell],
+    digests: &[Digest],
+    deref: impl Fn(Cell) -> Cell,
+    atom: Cell,
+    scratch: &mut Vec<Cell>,
+    mut arg: impl FnMut(usize, Digest),
 ) -> ((SymId, u32), Keys) {
     let mut keys = Keys::default();
     match deref(atom) {
@@ -89,7 +103,11 @@ pub fn keys_of(
             whole.add(5, ((f.0 as u64) << 32) | n as u64);
             let mut ground = true;
             for i in 0..n as usize {
-                let h = term_hash(cells, digests, &deref, cells[a.ix() + 1 + i], scratch);
+                let d = term_digest(cells, digests, &deref, cells[a.ix() + 1 + i], scratch);
+                if let Some(d) = d {
+                    arg(i, d);
+                }
+                let h = d.map(Digest::finish);
                 if i < MAX_ARGS {
                     keys.args[i] = h;
                 }
@@ -109,6 +127,7 @@ pub fn keys_of(
 
 /// [`keys_of`] for a clause head, with the signature of its first argument
 /// (calls compute theirs only when the index needs it).
+#[inline]
 pub fn head_keys(
     cells: &[Cell],
     digests: &[Digest],
@@ -116,7 +135,20 @@ pub fn head_keys(
     atom: Cell,
     scratch: &mut Vec<Cell>,
 ) -> ((SymId, u32), Keys) {
-    let (pred, mut keys) = keys_of(cells, digests, &deref, atom, scratch);
+    head_keys_and_digests(cells, digests, deref, atom, scratch, |_, _| {})
+}
+
+/// [`head_keys`], telling `arg` the digests of ground arguments as
+/// [`keys_and_digests`] does.
+pub fn head_keys_and_digests(
+    cells: &[Cell],
+    digests: &[Digest],
+    deref: impl Fn(Cell) -> Cell,
+    atom: Cell,
+    scratch: &mut Vec<Cell>,
+    arg: impl FnMut(usize, Digest),
+) -> ((SymId, u32), Keys) {
+    let (pred, mut keys) = keys_and_digests(cells, digests, &deref, atom, scratch, arg);
     if let Cell::Struct(a) = deref(atom) {
         if pred.1 > 0 {
             keys.first = first_sig(cells, deref(cells[a.ix() + 1]));

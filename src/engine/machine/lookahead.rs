@@ -24,7 +24,9 @@
 //!   binds it to its own subterm at the same place ([`Place`]): the
 //!   candidate makes the next goal ground, and its whole-atom key can be
 //!   computed from those subterms ([`term_digest`]) without building
-//!   anything;
+//!   anything (a fact assumed during the search keeps the digests of its
+//!   first arguments, computed for its own index keys, in
+//!   [`HeapAlt::args`](crate::engine::context::HeapAlt::args));
 //! - no tracer is installed (the trace would show the dropped tries) and
 //!   no depth limit is set (a dropped try never reaches it).
 //!
@@ -86,7 +88,7 @@
 
 #[allow(unused_imports)]
 use super::*;
-use crate::engine::context::Found;
+use crate::engine::context::{Found, ALT_DIGESTS};
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
 use crate::logic::lookahead::{end_argument, need_of, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS};
 use crate::term::cell::{Digest, Hasher64, SeqHash};
@@ -563,34 +565,42 @@ impl Machine {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let Some(Cell::Struct(head)) = self.fact_head(items[i as usize]) else {
+            let Some((Cell::Struct(head), known)) = self.fact_of(items[i as usize]) else {
                 continue;
             };
-            let doomed =
-                match read_places(heap, places, next.need, head, &mut digests, &mut scratch) {
-                    Err(doomed) => doomed,
-                    Ok(()) => match fixed.unwrap_or_else(|| found(&digests)) {
-                        Found::Nothing => true,
-                        Found::Maybe => false,
-                        Found::Facts => match after {
-                            None => false,
-                            Some((a, ..)) => {
-                                let need = a.need & !next.need;
-                                match read_places(
-                                    heap,
-                                    places,
-                                    need,
-                                    head,
-                                    &mut digests,
-                                    &mut scratch,
-                                ) {
-                                    Err(doomed) => doomed,
-                                    Ok(()) => fails_after(&digests),
-                                }
+            let doomed = match read_places(
+                heap,
+                places,
+                next.need,
+                head,
+                known,
+                &mut digests,
+                &mut scratch,
+            ) {
+                Err(doomed) => doomed,
+                Ok(()) => match fixed.unwrap_or_else(|| found(&digests)) {
+                    Found::Nothing => true,
+                    Found::Maybe => false,
+                    Found::Facts => match after {
+                        None => false,
+                        Some((a, ..)) => {
+                            let need = a.need & !next.need;
+                            match read_places(
+                                heap,
+                                places,
+                                need,
+                                head,
+                                known,
+                                &mut digests,
+                                &mut scratch,
+                            ) {
+                                Err(doomed) => doomed,
+                                Ok(()) => fails_after(&digests),
                             }
-                        },
+                        }
                     },
-                };
+                },
+            };
             if doomed {
                 drop |= 1 << i;
             }
@@ -605,11 +615,19 @@ impl Machine {
     /// body (a heap cell), else `None`.
     #[inline(always)]
     fn fact_head(&self, item: Item) -> Option<Cell> {
+        self.fact_of(item).map(|(head, _)| head)
+    }
+
+    /// [`Self::fact_head`], with the digests of the fact's first arguments
+    /// where they are kept ([`HeapAlt::args`](crate::engine::context::HeapAlt::args);
+    /// zeros otherwise).
+    #[inline(always)]
+    fn fact_of(&self, item: Item) -> Option<(Cell, &[Digest; ALT_DIGESTS])> {
         let entry = &self.ctx.entries[item.entry as usize];
         match entry.source {
             Source::Heap { alts, .. } => {
                 let alt = &self.ctx.heap_alts[(alts + item.alt) as usize];
-                (alt.ground && alt.nbody == 0).then_some(alt.head)
+                (alt.ground && alt.nbody == 0).then_some((alt.head, &alt.args))
             }
             Source::Template { tpl, .. } if entry.ground != NONE => {
                 let t = &self.templates[tpl as usize];
@@ -617,20 +635,25 @@ impl Machine {
                 if !alt.body.is_empty() {
                     return None;
                 }
-                Some(match (alt.head, t.root) {
+                let head = match (alt.head, t.root) {
                     (Cell::Struct(a), Cell::Struct(r)) => {
                         Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
                     }
                     (other, _) => other,
-                })
+                };
+                Some((head, &NO_DIGESTS))
             }
             Source::Template { .. } => None,
         }
     }
 }
 
+/// No argument digests kept (see [`Machine::fact_of`]).
+const NO_DIGESTS: [Digest; ALT_DIGESTS] = [Digest { hash: 0, pow: 0 }; ALT_DIGESTS];
+
 /// Into `digests`, those of the subterms of the candidate fact at `head`
-/// at the `places` in `need`.  `Err(true)` when the fact lacks one of
+/// at the `places` in `need`; a place that is an argument whose digest is
+/// `known` (nonzero) is not read.  `Err(true)` when the fact lacks one of
 /// these places: it cannot match the call, whose variables are there, and
 /// trying it would fail at once.  `Err(false)` when a subterm has no
 /// digest (too large).
@@ -640,6 +663,7 @@ fn read_places(
     places: &[Place],
     mut need: u32,
     head: Addr,
+    known: &[Digest; ALT_DIGESTS],
     digests: &mut [Digest; MAX_PLAN_ARGS as usize],
     scratch: &mut Vec<Cell>,
 ) -> Result<(), bool> {
@@ -647,7 +671,21 @@ fn read_places(
     while need != 0 {
         let k = need.trailing_zeros() as usize;
         need &= need - 1;
-        let Some(a) = places[k].find(&heap.cells, &deref, head.ix()) else {
+        let place = places[k];
+        if place.len == 0 {
+            if let Some(&d) = known.get(place.arg as usize).filter(|d| d.pow != 0) {
+                debug_assert_eq!(
+                    place
+                        .find(&heap.cells, &deref, head.ix())
+                        .and_then(|a| walk_digest(heap, a, scratch)),
+                    Some(d),
+                    "a kept digest is that of the argument"
+                );
+                digests[k] = d;
+                continue;
+            }
+        }
+        let Some(a) = place.find(&heap.cells, &deref, head.ix()) else {
             return Err(true);
         };
         // Constants and shared terms (most arguments of facts) without

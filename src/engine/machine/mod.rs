@@ -75,7 +75,7 @@ use super::trail::Undo;
 use crate::builtins::{is_connective, Builtin};
 use crate::diagnostics::{Error, RuntimeError};
 use crate::logic::clause::{clause_alts, split_assumed, Alt, Assumed, Body, ClauseError};
-use crate::logic::keys::{first_sig, head_keys, keys_of};
+use crate::logic::keys::{first_sig, keys_of};
 use crate::logic::module::{compile_module, find_module, module_name_of, Module};
 use crate::logic::template::{Conjunct, Template};
 use crate::source::{FileId, Sources};

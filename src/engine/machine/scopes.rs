@@ -4,6 +4,9 @@
 
 #[allow(unused_imports)]
 use super::*;
+use crate::engine::context::ALT_DIGESTS;
+use crate::logic::keys::head_keys_and_digests;
+use crate::term::cell::Digest;
 
 /// The note on a `forall` constant assumed as a predicate when its body
 /// does not name it so.
@@ -486,6 +489,7 @@ impl Machine {
                 body,
                 nbody: a.body.len() as u32,
                 ground: false,
+                args: Default::default(),
             });
         }
         let n = alts.len() as u32;
@@ -506,17 +510,26 @@ impl Machine {
         // its buckets and is tried first.
         for k in (0..n).rev() {
             let alt = &mut self.ctx.heap_alts[(start + k) as usize];
+            let mut args = [Digest::default(); ALT_DIGESTS];
             let (pred, keys) = {
                 let heap = &self.store.heap;
-                head_keys(
+                head_keys_and_digests(
                     &heap.cells,
                     &heap.digests,
                     |c| heap.deref(c),
                     alt.head,
                     &mut self.scratch,
+                    |i, d| {
+                        if let Some(a) = args.get_mut(i) {
+                            *a = d;
+                        }
+                    },
                 )
             };
             alt.ground = keys.whole.is_some();
+            if alt.ground {
+                alt.args = args;
+            }
             fact_key = keys.whole;
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
         }
