@@ -711,6 +711,12 @@ impl Context {
         cur.masked && cur.mask != 0
     }
 
+    /// Whether a cursor is masked and has two candidates or more left.
+    #[inline]
+    pub fn masked_several(cur: &Cursor) -> bool {
+        cur.masked && cur.mask & cur.mask.wrapping_sub(1) != 0
+    }
+
     /// Take the candidates at the set bits of `drop` out of a masked cursor.
     #[inline]
     pub fn drop_candidates(cur: &mut Cursor, drop: u64) {

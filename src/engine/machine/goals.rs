@@ -286,7 +286,7 @@ impl Machine {
                     );
                     if self.tracer.is_none()
                         && self.options.max_depth.is_none()
-                        && Context::masked_nonempty(&cursor)
+                        && Context::masked_several(&cursor)
                     {
                         self.look_ahead(g, &mut cursor);
                     }

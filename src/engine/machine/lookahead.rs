@@ -7,9 +7,13 @@
 //! about 1,750 instructions; deciding from the index that the next goal
 //! would find nothing costs a fraction of that.  So when a call's
 //! candidates are decided in one pass (a masked cursor, see
-//! [`Context::lookup`]), each candidate that is a ground fact is checked
-//! against the next goal before anything is tried, and dropped from the
-//! mask when that goal would fail.
+//! [`Context::lookup`]) and there are two or more, each candidate that is
+//! a ground fact is checked against the next goal before anything is
+//! tried, and dropped from the mask when that goal would fail.  (A single
+//! candidate is tried: the check would cost about what its try costs when
+//! the next goal finds nothing, and is wasted when it finds something, as
+//! it does for `b (s X) Y peg` after `b X Y peg` has been checked two
+//! goals ahead.)
 //!
 //! The check is exact in what it drops.  It applies only when:
 //! - the next goal to run after the call (the top of the continuation) is
