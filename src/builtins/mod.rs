@@ -217,6 +217,32 @@ impl Builtin {
     ];
 }
 
+/// [`is_connective`] by symbol: every connective is a predefined symbol
+/// (checked against the names by a test).
+#[inline]
+pub fn is_connective_sym(f: crate::term::SymId, arity: u32) -> bool {
+    use crate::term::sym;
+    matches!(
+        (f, arity),
+        (sym::COMMA, 2)
+            | (sym::WITH, 2)
+            | (sym::SEMI, 2)
+            | (sym::LOLLI, 2)
+            | (sym::IMP, 2)
+            | (sym::NECK, 2)
+            | (sym::RIMP, 2)
+            | (sym::LOAD, 2)
+            | (sym::BANG, 1)
+            | (sym::GUARD, 3)
+            | (sym::FORALL, 2)
+            | (sym::EXISTS, 2)
+            | (sym::APPLY, _)
+            | (sym::TRUE, 0)
+            | (sym::ERASE, 0)
+            | (sym::FAIL, 0)
+    )
+}
+
 /// The connectives: names that are formulas, not predicates, at these arities.
 pub fn is_connective(name: &str, arity: u32) -> bool {
     matches!(
@@ -238,4 +264,28 @@ pub fn is_connective(name: &str, arity: u32) -> bool {
             | ("erase", 0)
             | ("fail", 0)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{sym, SymId, Symbols};
+
+    #[test]
+    fn connectives_by_symbol_are_the_connectives_by_name() {
+        let mut symbols = Symbols::new();
+        // Every predefined symbol, and a name that is not one.
+        let other = symbols.intern("jump");
+        let ids = (0..sym::TEXTS.len() as u32).map(SymId).chain([other]);
+        for f in ids {
+            for arity in 0..5 {
+                assert_eq!(
+                    is_connective_sym(f, arity),
+                    is_connective(symbols.name(f), arity),
+                    "{} / {arity}",
+                    symbols.name(f)
+                );
+            }
+        }
+    }
 }

@@ -578,6 +578,14 @@ impl Machine {
         *row.get(n as usize)?
     }
 
+    /// Whether `f/n` is a built-in predicate or a connective: no clause
+    /// can be assumed for it.  (By symbol: a name is one symbol, and every
+    /// built-in's name was interned when the machine was made.)
+    #[inline]
+    pub(super) fn built_in_name(&self, f: SymId, n: u32) -> bool {
+        self.builtin_of(f, n).is_some() || crate::builtins::is_connective_sym(f, n)
+    }
+
     pub(super) fn bang_node(&mut self, g: Cell, inner: Cell, parent: u32, origin: u32) -> Step {
         let node = self.node(parent, Rule::Bang, g, 0, 0);
         self.cont = self.push_frame(Action::BangEnd { saved: self.slack }, self.cont);

@@ -72,7 +72,7 @@ use super::context::{Context, ContextLens, Cursor, IndexMark, Item, Source, GONE
 use super::memo::{MemoCall, MemoTable};
 use super::store::Store;
 use super::trail::Undo;
-use crate::builtins::{is_connective, Builtin};
+use crate::builtins::Builtin;
 use crate::diagnostics::{Error, RuntimeError};
 use crate::logic::clause::{clause_alts, split_assumed, Alt, Assumed, Body, ClauseError};
 use crate::logic::keys::{first_sig, keys_of};

@@ -409,8 +409,7 @@ impl Machine {
         };
         // What `check_heads` refuses, and every connective (a clause with
         // a body, `&`): the assumption decides those.
-        let name = self.symbols.name(f);
-        if f == sym::APPLY || Builtin::lookup(name, n).is_some() || is_connective(name, n) {
+        if self.built_in_name(f, n) {
             return None;
         }
         let deref = |c: Cell| heap.deref(c);
@@ -554,8 +553,8 @@ impl Machine {
             if f == sym::APPLY {
                 return Err(self.apply_head_error(head, goal, origin));
             }
-            let name = self.symbols.name(f);
-            if Builtin::lookup(name, n).is_some() || is_connective(name, n) {
+            if self.built_in_name(f, n) {
+                let name = self.symbols.name(f);
                 return Err(self.goal_error(
                     format!("cannot assume a clause for `{name}`, which is built in"),
                     goal,
