@@ -26,6 +26,9 @@
 //! - Blocks whose layout is fixed are kept whole: a deferred conjunct's
 //!   reserved block and the environment it refers to, and the term a ground
 //!   template clause was built as (its alternatives are found by offset).
+//!   A block is made in one piece, so one that starts below the segment
+//!   ends there too: the terms of a program's facts, loaded before the
+//!   query, are not even visited.
 //! - Collection happens between two steps of the run loop, when no Rust
 //!   code holds a heap cell of the segment: callers of `run_inner` (the
 //!   query's owner, `findall`'s sub-search) hold only cells made before the
@@ -64,6 +67,9 @@ pub struct GcStats {
 
 /// Something the collector must find every heap reference in.
 trait RootVisitor {
+    /// The start of the segment collected: cells below it are neither
+    /// marked nor moved.
+    fn base(&self) -> u32;
     /// A cell that may point into the heap (its pointee is live).
     fn cell(&mut self, c: &mut Cell);
     /// The address of a heap cell that must be kept (and is relocated).
@@ -90,6 +96,9 @@ struct Gather {
 }
 
 impl RootVisitor for Gather {
+    fn base(&self) -> u32 {
+        self.base
+    }
     fn cell(&mut self, c: &mut Cell) {
         if let Cell::Ref(a) | Cell::Struct(a) = *c {
             if a.0 >= self.base {
@@ -241,6 +250,9 @@ impl Relocate<'_> {
 }
 
 impl RootVisitor for Relocate<'_> {
+    fn base(&self) -> u32 {
+        self.0.base
+    }
     fn cell(&mut self, c: &mut Cell) {
         *c = self.cell_of(*c);
     }
@@ -572,19 +584,29 @@ impl Machine {
                 Alternative::Barrier | Alternative::MemoFail { .. } => {}
             }
         }
-        // The context.
+        // The context.  (A ground template clause's term below the
+        // segment lies there whole, made before the segment's start: a
+        // program's facts, loaded before the query, are not visited.)
+        let base = v.base();
         for e in &mut self.ctx.entries {
             match &mut e.source {
                 Source::Heap { clause, .. } => v.cell(clause),
-                Source::Template { tpl, .. } => {
-                    if e.ground != u32::MAX {
-                        let t = &self.templates[*tpl as usize];
-                        if let Cell::Struct(r) = t.root {
-                            let len = (t.block_end(r) - r.ix()) as u32;
-                            v.range(&mut e.ground, len);
+                Source::Template { tpl, .. } if e.ground != u32::MAX => {
+                    let templates = &self.templates;
+                    let len = |tpl: u32| {
+                        let t = &templates[tpl as usize];
+                        match t.root {
+                            Cell::Struct(r) => Some((t.block_end(r) - r.ix()) as u32),
+                            _ => None,
                         }
+                    };
+                    if e.ground < base {
+                        debug_assert!(len(*tpl).is_none_or(|n| e.ground + n <= base));
+                    } else if let Some(n) = len(*tpl) {
+                        v.range(&mut e.ground, n);
                     }
                 }
+                Source::Template { .. } => {}
             }
         }
         for alt in &mut self.ctx.heap_alts {
