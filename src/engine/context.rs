@@ -149,6 +149,10 @@ pub struct Entry {
     /// term was built once when assumed (`u32::MAX` otherwise), so a match
     /// shares that term instead of copying parts of the template.
     pub ground: u32,
+    /// Whether that clause is a fact: one alternative, no body, so its
+    /// head is the term at `ground` (a match or the look-ahead need not
+    /// read its template).
+    pub fact: bool,
 }
 
 /// An alternative of a heap clause.
@@ -465,6 +469,7 @@ impl Context {
             res: crate::engine::memo::NO_RES,
             rhash: 0,
             ground: u32::MAX,
+            fact: false,
             sig: 0,
         });
         id

@@ -160,16 +160,20 @@ impl Machine {
             Source::Template { tpl, .. } if entry.ground != NONE => {
                 // A ground fact built on the heap when it was assumed: unify
                 // with its head there (no copy of the template's subterms).
-                let t = &self.templates[tpl as usize];
-                let alt = &t.alts[item.alt as usize];
-                if !alt.body.is_empty() {
-                    return self.try_template(goal, item, parent);
-                }
-                let head = match (alt.head, t.root) {
-                    (Cell::Struct(a), Cell::Struct(r)) => {
-                        Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
+                let head = if entry.fact {
+                    Cell::Struct(Addr(entry.ground))
+                } else {
+                    let t = &self.templates[tpl as usize];
+                    let alt = &t.alts[item.alt as usize];
+                    if !alt.body.is_empty() {
+                        return self.try_template(goal, item, parent);
                     }
-                    (other, _) => other,
+                    match (alt.head, t.root) {
+                        (Cell::Struct(a), Cell::Struct(r)) => {
+                            Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
+                        }
+                        (other, _) => other,
+                    }
                 };
                 if !self.store.unify_ground(goal, head) {
                     return false;

@@ -633,6 +633,9 @@ impl Machine {
                 let alt = &self.ctx.heap_alts[(alts + item.alt) as usize];
                 (alt.ground && alt.nbody == 0).then_some((alt.head, &alt.args))
             }
+            Source::Template { .. } if entry.fact => {
+                Some((Cell::Struct(Addr(entry.ground)), &NO_DIGESTS))
+            }
             Source::Template { tpl, .. } if entry.ground != NONE => {
                 let t = &self.templates[tpl as usize];
                 let alt = &t.alts[item.alt as usize];

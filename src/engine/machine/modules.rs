@@ -188,7 +188,9 @@ impl Machine {
                     let t = c.template.clone();
                     let start = self.store.heap.len();
                     if let Cell::Struct(a) = self.copy_template(&t, t.root, &mut []) {
-                        self.ctx.entries[e as usize].ground = a.0;
+                        let entry = &mut self.ctx.entries[e as usize];
+                        entry.ground = a.0;
+                        entry.fact = matches!(&t.alts[..], [alt] if alt.body.is_empty() && alt.head == t.root);
                         shared.share(&mut self.store.heap, start);
                     }
                 }
