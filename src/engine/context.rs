@@ -42,6 +42,7 @@
 
 use std::collections::HashMap;
 
+use super::memo::UsableIds;
 use super::runs::{aligned, Run, Stretch, RUN};
 use super::trail::{Trail, Undo};
 use crate::logic::clause::Body;
@@ -263,6 +264,8 @@ pub struct Context {
     pub next_token: u32,
     /// The sums behind memo keys (see [`crate::engine::memo`]).
     pub memo: MemoSums,
+    /// The ids of the usable resources, kept with `memo`.
+    pub memo_ids: UsableIds,
     pub(super) buckets: Vec<Vec<Item>>,
     /// For each entry, the stamp of its latest change to `GONE` (0: none);
     /// stamps come from `clock` and never repeat (see [`super::runs`]).
@@ -430,11 +433,9 @@ impl Context {
 
     #[inline]
     fn change_state(&mut self, e: u32, state: u32) {
-        let old = self.entries[e as usize].state;
-        self.entries[e as usize].state = state;
-        if self.counted(e) && (old == AVAIL) != (state == AVAIL) {
-            let entry = self.entries[e as usize];
-            self.memo_sums(&entry, state == AVAIL);
+        let old = std::mem::replace(&mut self.entries[e as usize].state, state);
+        if self.memo.on && (old == AVAIL) != (state == AVAIL) && self.counted(e) {
+            self.memo_sums(e, state == AVAIL);
         }
     }
 
@@ -482,30 +483,50 @@ impl Context {
         let entry = &mut self.entries[e as usize];
         entry.res = res;
         entry.rhash = rhash;
-        let entry = *entry;
         if entry.state == AVAIL {
-            self.memo_sums(&entry, true);
+            self.memo_sums(e, true);
         }
     }
 
-    /// Add (or remove) an entry to (from) the sums behind memo keys.
+    /// Add (or remove) entry `e` to (from) the sums behind memo keys.
     #[inline]
-    fn memo_sums(&mut self, entry: &Entry, add: bool) {
+    fn memo_sums(&mut self, e: u32, add: bool) {
         if !self.memo.on {
             return;
         }
-        let nonground = entry.res == crate::engine::memo::NO_RES;
-        let (hash, count) = if entry.linear {
+        let Entry {
+            linear, res, rhash, ..
+        } = self.entries[e as usize];
+        let ground = res != crate::engine::memo::NO_RES;
+        let (hash, count) = if linear {
             (&mut self.memo.lin_hash, &mut self.memo.lin_nonground)
         } else {
             (&mut self.memo.unb_hash, &mut self.memo.unb_nonground)
         };
         if add {
-            *hash = hash.wrapping_add(entry.rhash);
-            *count += nonground as u32;
+            *hash = hash.wrapping_add(rhash);
+            *count += !ground as u32;
         } else {
-            *hash = hash.wrapping_sub(entry.rhash);
-            *count -= nonground as u32;
+            *hash = hash.wrapping_sub(rhash);
+            *count -= !ground as u32;
+        }
+        if ground {
+            self.memo_ids.change(linear, res, add);
+        }
+    }
+
+    /// Count `memo_ids` afresh from the entries (memoization was turned
+    /// on, its base moved, or the terms were renumbered).
+    pub fn rebuild_memo_ids(&mut self) {
+        self.memo_ids.clear();
+        if !self.memo.on {
+            return;
+        }
+        for e in 0..self.entries.len() as u32 {
+            let entry = &self.entries[e as usize];
+            if entry.state == AVAIL && self.counted(e) && entry.res != crate::engine::memo::NO_RES {
+                self.memo_ids.change(entry.linear, entry.res, true);
+            }
         }
     }
 
@@ -1064,6 +1085,21 @@ impl Context {
 
     /// Truncate the arenas (backtracking), after the trail was undone.
     pub fn truncate(&mut self, lens: &ContextLens) {
+        // The sums come back whole; the ids of the entries dropped that
+        // are usable now (their consumption was undone) go one by one.
+        let (now, then) = (&self.memo, &lens.memo);
+        let same = now.on == then.on && now.base == then.base;
+        if same && now.on {
+            for e in lens.entries..self.entries.len() as u32 {
+                let entry = &self.entries[e as usize];
+                if entry.state == AVAIL
+                    && self.counted(e)
+                    && entry.res != crate::engine::memo::NO_RES
+                {
+                    self.memo_ids.change(entry.linear, entry.res, false);
+                }
+            }
+        }
         self.memo = lens.memo;
         self.entries.truncate(lens.entries as usize);
         self.stamps.truncate(lens.entries as usize);
@@ -1074,6 +1110,9 @@ impl Context {
         // Buckets made since are empty now (their pushes were undone).
         if self.buckets.len() as u32 > lens.buckets {
             self.forget_keys_since(lens.buckets);
+        }
+        if !same {
+            self.rebuild_memo_ids();
         }
     }
 

@@ -191,6 +191,148 @@ fn encode_part(out: &mut Vec<u8>, ids: &mut [u32]) {
     }
 }
 
+/// The ids of the usable resources, kept up to date with the context's
+/// sums ([`MemoSums`](super::context::MemoSums)) so that a key's resource
+/// part is written without visiting the context: in a search over
+/// positions, where each resource term is held once, each part is the
+/// bitmap [`encode_part`] makes, already made.
+///
+/// Invariant (while memoization is on and `valid`): `linear` holds the ids
+/// of the usable linear entries, `unbounded` those of the usable unbounded
+/// entries counted in the sums (from the memo base on), of ground terms.
+#[derive(Clone, Debug, Default)]
+pub struct UsableIds {
+    linear: IdSet,
+    unbounded: IdSet,
+    /// Whether the invariant holds (made so by [`UsableIds::clear`], as
+    /// [`Context::rebuild_memo_ids`](super::context::Context::rebuild_memo_ids)
+    /// does).
+    valid: bool,
+}
+
+/// A multiset of ids: bit `i` of `bits` is set when id `i` is held;
+/// `more` holds, for each id held twice or more, its multiplicity less
+/// one (rare: two usable entries with the same term); `len` is the sum of
+/// the multiplicities.
+#[derive(Clone, Debug, Default)]
+struct IdSet {
+    bits: Vec<u8>,
+    more: HashMap<u32, u32, FastHash>,
+    len: u32,
+}
+
+impl UsableIds {
+    /// Nothing usable (and valid).
+    pub fn clear(&mut self) {
+        *self = UsableIds {
+            valid: true,
+            ..UsableIds::default()
+        };
+    }
+
+    /// A usable entry with term `id`, linear or not, came (`add`) or went.
+    #[inline(always)]
+    pub fn change(&mut self, linear: bool, id: u32, add: bool) {
+        if linear {
+            self.linear.change(id, add)
+        } else {
+            self.unbounded.change(id, add)
+        }
+    }
+
+    /// Into `out`, what [`encode_ids`] writes for the usable ids with
+    /// `extra` added (linear ones when `linear`), when each part is empty
+    /// or has the bitmap form of distinct ids; `false` (with `out`
+    /// unspecified) when not, or when finding a part's largest id would
+    /// take longer than visiting the context.
+    #[inline]
+    fn encode_with(&self, out: &mut Vec<u8>, extra: &[u32], linear: bool) -> bool {
+        let (lin, unb): (&[u32], &[u32]) = if linear { (extra, &[]) } else { (&[], extra) };
+        out.clear();
+        self.valid && self.linear.encode_with(out, lin) && self.unbounded.encode_with(out, unb)
+    }
+}
+
+impl IdSet {
+    #[inline(always)]
+    fn change(&mut self, id: u32, add: bool) {
+        let (byte, bit) = (id as usize / 8, 1u8 << (id % 8));
+        if byte >= self.bits.len() {
+            self.grow(byte);
+        }
+        if add {
+            let b = &mut self.bits[byte];
+            if *b & bit == 0 {
+                *b |= bit;
+            } else {
+                *self.more.entry(id).or_insert(0) += 1;
+            }
+            self.len += 1;
+        } else {
+            if self.more.is_empty() || !self.less(id) {
+                self.bits[byte] &= !bit;
+            }
+            self.len -= 1;
+        }
+    }
+
+    /// One copy fewer of `id` in `more`; false if it had none there.
+    #[cold]
+    fn less(&mut self, id: u32) -> bool {
+        let Some(c) = self.more.get_mut(&id) else {
+            return false;
+        };
+        *c -= 1;
+        if *c == 0 {
+            self.more.remove(&id);
+        }
+        true
+    }
+
+    /// Room for ids up to those of byte `byte`.
+    #[cold]
+    fn grow(&mut self, byte: usize) {
+        self.bits.resize(byte + 1, 0);
+    }
+
+    /// Append [`encode_part`] of these ids and `extra` to `out` when it is
+    /// empty or the bitmap form (see [`UsableIds::encode_with`]).
+    #[inline]
+    fn encode_with(&self, out: &mut Vec<u8>, extra: &[u32]) -> bool {
+        let n = self.len as usize + extra.len();
+        if n == 0 {
+            put_varint(out, 0);
+            return true;
+        }
+        // Distinct ids only; and the bitmap has at most `n` bytes (past a
+        // few times that, the bits are not looked through).
+        if !self.more.is_empty() || self.bits.len() > 2 * n + 8 {
+            return false;
+        }
+        let top = self.bits.iter().rposition(|&b| b != 0);
+        let mut max = top.map_or(0, |t| t * 8 + 7 - self.bits[t].leading_zeros() as usize);
+        for &id in extra {
+            max = max.max(id as usize);
+        }
+        let len = max / 8 + 1;
+        if len > n {
+            return false;
+        }
+        put_varint(out, (2 * len + 1) as u32);
+        let start = out.len();
+        out.extend_from_slice(&self.bits[..self.bits.len().min(len)]);
+        out.resize(start + len, 0);
+        for &id in extra {
+            let (byte, bit) = (start + id as usize / 8, 1u8 << (id % 8));
+            if out[byte] & bit != 0 {
+                return false;
+            }
+            out[byte] |= bit;
+        }
+        true
+    }
+}
+
 /// The number of bytes [`put_varint`] writes for `x`.
 fn varint_len(x: u32) -> usize {
     (32 - (x | 1).leading_zeros() as usize).div_ceil(7)
@@ -234,11 +376,16 @@ impl Generation {
 
     /// Add a key (not already held; `has_room` said it fits).
     fn push(&mut self, hash: u64, goal: &[u64], ids: &[u8]) {
-        let next_goal = self.goals.len() as u32;
-        let goal = *self.goals.entry(goal.into()).or_insert_with(|| {
-            self.goal_bytes += goal.len() * 8 + MAP_ENTRY_BYTES;
-            next_goal
-        });
+        // (Looked up first: a call already held costs no allocation.)
+        let goal = match self.goals.get(goal) {
+            Some(&g) => g,
+            None => {
+                let g = self.goals.len() as u32;
+                self.goal_bytes += goal.len() * 8 + MAP_ENTRY_BYTES;
+                self.goals.insert(goal.into(), g);
+                g
+            }
+        };
         let at = self.bytes.len() as u32;
         let next = self.heads.insert(hash, at).unwrap_or(END);
         self.bytes.extend_from_slice(&next.to_le_bytes());
@@ -706,6 +853,7 @@ impl Machine {
         self.ctx.memo.lin_nonground = 0;
         self.ctx.memo.unb_hash = 0;
         self.ctx.memo.unb_nonground = 0;
+        self.ctx.memo_ids.clear();
         for e in 0..self.ctx.entries.len() as u32 {
             if self.ctx.entries[e as usize].linear {
                 self.identify(e);
@@ -871,6 +1019,7 @@ impl Machine {
             self.ctx.entries[i as usize].res = self.memo.intern(&sc.toks).0;
         }
         self.memo.scratch = sc;
+        self.ctx.rebuild_memo_ids();
     }
 
     /// At a call of a memoized predicate: false if the table says it fails;
@@ -1018,7 +1167,23 @@ impl Machine {
 
     /// [`Machine::usable_ids`] as they would be with the entries of ids
     /// `extra` added (linear ones when `linear`).
+    /// Written from the kept ids ([`UsableIds`]) when they allow it, else
+    /// by visiting the context.
     fn usable_ids_and(&self, sc: &mut Scratch, extra: &[u32], linear: bool) {
+        if self.ctx.memo_ids.encode_with(&mut sc.ids, extra, linear) {
+            #[cfg(debug_assertions)]
+            {
+                let mut visited = sc.clone();
+                self.usable_ids_visited(&mut visited, extra, linear);
+                assert_eq!(sc.ids, visited.ids, "the kept ids are the usable ones");
+            }
+            return;
+        }
+        self.usable_ids_visited(sc, extra, linear);
+    }
+
+    /// [`Machine::usable_ids_and`] by visiting the context's entries.
+    fn usable_ids_visited(&self, sc: &mut Scratch, extra: &[u32], linear: bool) {
         sc.linear.clear();
         sc.unbounded.clear();
         if linear {
@@ -1154,6 +1319,46 @@ mod tests {
         encode_part(&mut out, &mut [200, 7]);
         assert_eq!(out, [4, 7, 193, 1]);
         assert_eq!((varint_len(0), varint_len(127), varint_len(128)), (1, 1, 2));
+    }
+
+    #[test]
+    fn kept_ids_encode_as_the_multisets_they_hold() {
+        // Every pair of small multisets (linear, unbounded), reached by
+        // adding ids and taking some away again, and a few extra ids: when
+        // the kept ids give an encoding, it is `encode_ids`'s.
+        let small = multisets(3, 12);
+        let mut given = 0;
+        for lin in &small {
+            for unb in small.iter().step_by(7) {
+                for (extra, linear) in [(&[][..], true), (&[5, 17][..], true), (&[2][..], false)] {
+                    let mut kept = UsableIds::default();
+                    kept.clear();
+                    for &id in lin.iter().chain(&[11, 3]) {
+                        kept.change(true, id, true);
+                    }
+                    for &id in &[11, 3] {
+                        kept.change(true, id, false);
+                    }
+                    for &id in unb {
+                        kept.change(false, id, true);
+                    }
+                    let (mut l, mut u) = (lin.clone(), unb.clone());
+                    if linear { &mut l } else { &mut u }.extend_from_slice(extra);
+                    let mut want = Vec::new();
+                    encode_ids(&mut want, &mut l, &mut u);
+                    let mut got = Vec::new();
+                    if kept.encode_with(&mut got, extra, linear) {
+                        assert_eq!(got, want, "{lin:?} {unb:?} {extra:?}");
+                        given += 1;
+                    }
+                }
+            }
+        }
+        // Most of them are bitmaps of distinct ids, which it gives.
+        assert!(given > 500, "{given}");
+        // An invalid set gives nothing.
+        let mut out = Vec::new();
+        assert!(!UsableIds::default().encode_with(&mut out, &[], true));
     }
 
     #[test]

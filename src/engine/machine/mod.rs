@@ -784,6 +784,7 @@ impl Machine {
                 self.ctx.memo.base = len;
                 self.ctx.memo.unb_hash = 0;
                 self.ctx.memo.unb_nonground = 0;
+                self.ctx.rebuild_memo_ids();
                 self.reset_memo_keys();
             }
         }
