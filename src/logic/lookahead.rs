@@ -35,7 +35,7 @@
 use super::clause::Alt;
 use super::keys::{first_sig, keys_of, term_hash, Keys};
 use super::template::Conjunct;
-use crate::term::cell::Digest;
+use crate::term::cell::{Digest, Hasher64, SeqHash};
 use crate::term::{sym, Cell, SymId};
 
 /// One step of computing a conjunct's whole-atom key.
@@ -60,6 +60,10 @@ pub enum KeyOp {
     /// A whole argument that is source `j` (what `Start, Arg(j), End`
     /// compute, in one step).
     ArgHash(u32),
+    /// A whole argument that is fixed cells, then source `j`: what
+    /// `Start`, the steps of those cells, `Arg(j), End` compute, in one
+    /// step from the state the cells leave ([`SeqHash::state`]).
+    ArgAfter(u64, u32),
 }
 
 /// The most compound terms deep a [`Place`] reaches.
@@ -212,21 +216,62 @@ impl Place {
 /// The places that steps read, as a mask.
 pub fn need_of(ops: &[KeyOp]) -> u32 {
     ops.iter().fold(0, |need, op| match *op {
-        KeyOp::Arg(i) | KeyOp::ArgHash(i) => need | 1 << i,
+        KeyOp::Arg(i) | KeyOp::ArgHash(i) | KeyOp::ArgAfter(_, i) => need | 1 << i,
         _ => need,
     })
 }
 
 /// End the steps of an argument begun with [`KeyOp::Start`]: `Start,
-/// Arg(i)` becomes [`KeyOp::ArgHash`].
+/// Arg(i)` becomes [`KeyOp::ArgHash`], and fixed cells followed by
+/// `Arg(i)` (`s X`) become [`KeyOp::ArgAfter`].
 pub fn end_argument(ops: &mut Vec<KeyOp>) {
-    match ops[..] {
-        [.., KeyOp::Start, KeyOp::Arg(i)] => {
-            ops.truncate(ops.len() - 2);
-            ops.push(KeyOp::ArgHash(i));
+    let start = ops.iter().rposition(|op| *op == KeyOp::Start);
+    let Some((start, &[KeyOp::Arg(i)])) = start.map(|s| (s, &ops[ops.len() - 1..])) else {
+        return ops.push(KeyOp::End);
+    };
+    let mut pre = SeqHash::new();
+    for op in &ops[start + 1..ops.len() - 1] {
+        match *op {
+            KeyOp::Add(tag, word) => pre.add(tag, word),
+            KeyOp::Digest(d) => pre.add_digest(d),
+            _ => return ops.push(KeyOp::End),
         }
-        _ => ops.push(KeyOp::End),
     }
+    let fused = if start + 2 == ops.len() {
+        KeyOp::ArgHash(i)
+    } else {
+        KeyOp::ArgAfter(pre.state(), i)
+    };
+    ops.truncate(start);
+    ops.push(fused);
+}
+
+/// The whole-atom key that `ops` compute, after the name's step `start`,
+/// with the call's arguments' digests `args` (as `keys_of` would hash the
+/// goal); `None` if a step is still a slot (the engine makes them digests
+/// first).
+#[inline(always)]
+pub fn run_ops(start: Hasher64, ops: &[KeyOp], args: &[Digest]) -> Option<u64> {
+    let mut whole = start;
+    let mut arg = SeqHash::new();
+    for op in ops {
+        match *op {
+            KeyOp::Fixed(h) => whole.add(6, h),
+            KeyOp::Start => arg = SeqHash::new(),
+            KeyOp::Add(tag, word) => arg.add(tag, word),
+            KeyOp::Digest(d) => arg.add_digest(d),
+            KeyOp::Arg(k) => arg.add_digest(*args.get(k as usize)?),
+            KeyOp::ArgHash(k) => whole.add(6, args.get(k as usize)?.finish()),
+            KeyOp::ArgAfter(pre, k) => {
+                let mut arg = SeqHash::from_state(pre);
+                arg.add_digest(*args.get(k as usize)?);
+                whole.add(6, arg.finish())
+            }
+            KeyOp::Slot(_) => return None,
+            KeyOp::End => whole.add(6, arg.finish()),
+        }
+    }
+    Some(whole.finish())
 }
 
 /// A plan for the conjunct pair `Gk , Gk+1` (see the module doc), named by
@@ -499,6 +544,48 @@ mod tests {
             .clause(&term)
             .expect("compiles");
         t.conjuncts[0].first().and_then(|c| c.first)
+    }
+
+    #[test]
+    fn fused_argument_steps_compute_the_key_the_steps_do() {
+        let d = |h: u64, n: u32| Digest {
+            hash: h,
+            pow: SeqHash::P.wrapping_pow(n),
+        };
+        let args = [d(0x1234_5678, 3), d(0xdead_beef, 1)];
+        let fixed = d(0x4242, 2);
+        // `f (s (s A)) B (g C A)`'s arguments, with A, B and C sources 0,
+        // 1 and 0 again: `s (s A)` fuses, `B` is a whole source, `g C A`
+        // (fixed cells, sources, a digest) stays as it is.
+        let mut ops = Vec::new();
+        let mut unfused = Vec::new();
+        for arg in [
+            vec![
+                KeyOp::Add(5, 7 << 32 | 1),
+                KeyOp::Add(5, 7 << 32 | 1),
+                KeyOp::Arg(0),
+            ],
+            vec![KeyOp::Arg(1)],
+            vec![
+                KeyOp::Add(5, 9 << 32 | 2),
+                KeyOp::Arg(0),
+                KeyOp::Digest(fixed),
+                KeyOp::Arg(0),
+            ],
+        ] {
+            ops.push(KeyOp::Start);
+            ops.extend_from_slice(&arg);
+            end_argument(&mut ops);
+            unfused.push(KeyOp::Start);
+            unfused.extend_from_slice(&arg);
+            unfused.push(KeyOp::End);
+        }
+        assert!(matches!(ops[0], KeyOp::ArgAfter(_, 0)));
+        assert_eq!(ops[1], KeyOp::ArgHash(1));
+        assert_eq!(ops.len(), 2 + 6);
+        let start = Hasher64::new();
+        assert_eq!(run_ops(start, &ops, &args), run_ops(start, &unfused, &args));
+        assert_eq!(need_of(&ops), 0b11);
     }
 
     #[test]

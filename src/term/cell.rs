@@ -548,6 +548,11 @@ impl SeqHash {
     pub fn state(self) -> u64 {
         self.0
     }
+    /// The hash that has reached `state` (as [`SeqHash::state`] gave it).
+    #[inline]
+    pub fn from_state(state: u64) -> Self {
+        SeqHash(state)
+    }
     /// The final value, mixed so that every bit depends on every word.
     #[inline]
     pub fn finish(self) -> u64 {

@@ -94,8 +94,10 @@
 use super::*;
 use crate::engine::context::{Found, ALT_DIGESTS};
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
-use crate::logic::lookahead::{end_argument, need_of, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS};
-use crate::term::cell::{Digest, Hasher64, SeqHash};
+use crate::logic::lookahead::{
+    end_argument, need_of, run_ops, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS,
+};
+use crate::term::cell::{Digest, Hasher64};
 
 /// No item.
 pub(super) const NO_ITEM: Item = Item {
@@ -532,7 +534,7 @@ impl Machine {
         // digests `args`.
         let found = |args: &[Digest]| match pix {
             None => Found::Nothing,
-            Some(pix) => match key(start1, next.ops, args) {
+            Some(pix) => match run_ops(start1, next.ops, args) {
                 // (A key that cannot be computed keeps every candidate.)
                 None => Found::Maybe,
                 Some(h) if two => self
@@ -547,7 +549,7 @@ impl Machine {
         let fails_after = |args: &[Digest]| match after {
             Some((_, None, _)) => true,
             Some((a, Some(pix), start)) => {
-                key(start, a.ops, args).is_some_and(|h| !self.ctx.may_match_ground(pix, h))
+                run_ops(start, a.ops, args).is_some_and(|h| !self.ctx.may_match_ground(pix, h))
             }
             None => false,
         };
@@ -762,6 +764,7 @@ fn plan_ops(
             },
             KeyOp::Arg(j) => KeyOp::Arg(map[j as usize]),
             KeyOp::ArgHash(j) => KeyOp::ArgHash(map[j as usize]),
+            KeyOp::ArgAfter(pre, j) => KeyOp::ArgAfter(pre, map[j as usize]),
             op => op,
         });
     }
@@ -800,27 +803,4 @@ fn place_of(heap: &crate::term::Heap, goal: Cell, v: Cell, places: &mut Vec<Plac
         }
         None => None,
     }
-}
-
-/// The whole-atom key that `ops` compute, after the name's step `start`,
-/// with the call's arguments' digests `args` (as `keys_of` would hash the
-/// goal); `None` if a step is still a slot (never: they are made digests
-/// first).
-#[inline]
-fn key(start: Hasher64, ops: &[KeyOp], args: &[Digest]) -> Option<u64> {
-    let mut whole = start;
-    let mut arg = SeqHash::new();
-    for op in ops {
-        match *op {
-            KeyOp::Fixed(h) => whole.add(6, h),
-            KeyOp::Start => arg = SeqHash::new(),
-            KeyOp::Add(tag, word) => arg.add(tag, word),
-            KeyOp::Digest(d) => arg.add_digest(d),
-            KeyOp::Arg(k) => arg.add_digest(*args.get(k as usize)?),
-            KeyOp::ArgHash(k) => whole.add(6, args.get(k as usize)?.finish()),
-            KeyOp::Slot(_) => return None,
-            KeyOp::End => whole.add(6, arg.finish()),
-        }
-    }
-    Some(whole.finish())
 }
