@@ -523,11 +523,19 @@ impl Context {
             return;
         }
         for e in 0..self.entries.len() as u32 {
-            let entry = &self.entries[e as usize];
-            if entry.state == AVAIL && self.counted(e) && entry.res != crate::engine::memo::NO_RES {
-                self.memo_ids.change(entry.linear, entry.res, true);
+            if let Some((linear, res)) = self.usable_id(e) {
+                self.memo_ids.change(linear, res, true);
             }
         }
+    }
+
+    /// Whether entry `e` is usable and counted in the memo sums with a
+    /// ground term, and then its kind and term id (as `memo_ids` holds it).
+    #[inline]
+    fn usable_id(&self, e: u32) -> Option<(bool, u32)> {
+        let entry = &self.entries[e as usize];
+        let ground = entry.res != crate::engine::memo::NO_RES;
+        (entry.state == AVAIL && ground && self.counted(e)).then_some((entry.linear, entry.res))
     }
 
     /// Whether entry `e` counts in the memo sums (unbounded entries of the
@@ -1091,12 +1099,8 @@ impl Context {
         let same = now.on == then.on && now.base == then.base;
         if same && now.on {
             for e in lens.entries..self.entries.len() as u32 {
-                let entry = &self.entries[e as usize];
-                if entry.state == AVAIL
-                    && self.counted(e)
-                    && entry.res != crate::engine::memo::NO_RES
-                {
-                    self.memo_ids.change(entry.linear, entry.res, false);
+                if let Some((linear, res)) = self.usable_id(e) {
+                    self.memo_ids.change(linear, res, false);
                 }
             }
         }

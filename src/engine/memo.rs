@@ -32,7 +32,10 @@
 //! (ground) term; the context keeps the wrapping sum of the hashes of usable
 //! linear entries up to date as resources are consumed, assumed and restored
 //! (the trail undoes it), so a memo check costs O(size of the call), plus
-//! O(context) to compare exactly when the hash matches.  A ground fact
+//! O(context) to compare exactly when the hash matches.  The exact
+//! comparison needs the usable resources' ids: the context keeps them as
+//! bitmaps beside the sums ([`UsableIds`]), so the usual key (each term
+//! held once) is copied rather than gathered.  A ground fact
 //! assumed again is named without tokenizing it: its whole-atom index key
 //! finds the id it had, which one walk checks against that id's tokens
 //! ([`Machine::identify_fact`]).
