@@ -160,8 +160,11 @@ fn a_tiny_table_evicts_and_still_answers_alike() {
     ]);
     assert_eq!((code, out), (0, without));
     let evicted: u64 = err
+        .lines()
+        .find(|l| l.starts_with("% memo table:"))
+        .unwrap_or_default()
         .split(", ")
-        .find_map(|p| p.strip_suffix(" evicted\n"))
+        .find_map(|p| p.strip_suffix(" evicted"))
         .and_then(|n| n.parse().ok())
         .expect("--stats reports evictions");
     assert!(evicted > 0, "{err}");
@@ -327,6 +330,39 @@ fn the_interning_of_resource_terms_stays_bounded() {
             assert!(interned < 60, "limit {limit}: {interned} terms interned");
         } else {
             assert_eq!(interned, 60, "limit {limit}");
+        }
+    }
+}
+
+#[test]
+fn assuming_a_clause_of_no_alternatives_is_no_fact() {
+    // `true -o p` assumes a clause with no alternative: the memo's
+    // identity of an assumed fact must not look for one (it did, and the
+    // interpreter stopped on an index out of bounds), with or without MEMO
+    // (the look-ahead's record keeps the memo's sums too).
+    let dir = std::env::temp_dir().join(format!("lolli-memo-true-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("m.lolli");
+    // (`q`, whose body starts with a call sharing no variable with its
+    // head, turns the record on.)
+    std::fs::write(&file, "MODULE m.\np.\nq :- p.\n").expect("written");
+    let file = file.to_str().expect("utf-8 path");
+    for (goal, answer) in [
+        // A linear `true` is Lolli's clause ⊤: nothing can use it up.
+        ("true -o p", "no\n"),
+        ("(true , true) -o p", "no\n"),
+        ("true => p", "yes\n"),
+        ("true -o (p , erase)", "yes\n"),
+    ] {
+        let code = if answer == "yes\n" { 0 } else { 1 };
+        for memo in [&["--memo", "p"][..], &[]] {
+            let mut args = memo.to_vec();
+            args.extend([file, "-e", goal]);
+            assert_eq!(
+                lolli(&args),
+                (code, answer.to_string(), String::new()),
+                "{goal} {memo:?}"
+            );
         }
     }
 }

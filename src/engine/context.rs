@@ -266,6 +266,10 @@ pub struct Context {
     pub memo: MemoSums,
     /// The ids of the usable resources, kept with `memo`.
     pub memo_ids: UsableIds,
+    /// The last version given to `memo.version` (never goes back).
+    versions: u64,
+    /// The last version given to `memo.unnamed` (never goes back).
+    unnamed_versions: u64,
     pub(super) buckets: Vec<Vec<Item>>,
     /// For each entry, the stamp of its latest change to `GONE` (0: none);
     /// stamps come from `clock` and never repeat (see [`super::runs`]).
@@ -307,6 +311,17 @@ pub struct MemoSums {
     pub unb_hash: u64,
     /// Such unbounded entries whose term is not ground.
     pub unb_nonground: u32,
+    /// The version of these sums and of the ids kept with them
+    /// (`Context::memo_ids`): a number never given before at each change,
+    /// and restored with the sums on backtracking, when the ids are
+    /// restored too.  So the same version means the same context, as far
+    /// as they tell.
+    pub version: u64,
+    /// The version of the set of usable entries counted here without a
+    /// term id (not ground): a number never given before at each change
+    /// to the set, and restored with the sums on backtracking, when the
+    /// set is restored too.  So the same version means the same set.
+    pub unnamed: u64,
 }
 
 impl Context {
@@ -494,6 +509,7 @@ impl Context {
         if !self.memo.on {
             return;
         }
+        self.new_version();
         let Entry {
             linear, res, rhash, ..
         } = self.entries[e as usize];
@@ -510,14 +526,32 @@ impl Context {
             *hash = hash.wrapping_sub(rhash);
             *count -= !ground as u32;
         }
+        if !ground {
+            self.new_unnamed_version();
+        }
         if ground {
             self.memo_ids.change(linear, res, add);
         }
     }
 
+    /// Give the sums and ids a new version (see [`MemoSums::version`]).
+    fn new_version(&mut self) {
+        self.versions += 1;
+        self.memo.version = self.versions;
+    }
+
+    /// Give the set of usable entries without a term id a new version
+    /// (see [`MemoSums::unnamed`]).
+    fn new_unnamed_version(&mut self) {
+        self.unnamed_versions += 1;
+        self.memo.unnamed = self.unnamed_versions;
+    }
+
     /// Count `memo_ids` afresh from the entries (memoization was turned
     /// on, its base moved, or the terms were renumbered).
     pub fn rebuild_memo_ids(&mut self) {
+        self.new_version();
+        self.new_unnamed_version();
         self.memo_ids.clear();
         if !self.memo.on {
             return;
@@ -1104,7 +1138,12 @@ impl Context {
                 }
             }
         }
+        // (With the sums come their version and that of the set of
+        // entries without an id: the trail has undone every change since.)
         self.memo = lens.memo;
+        if !same || !self.memo.on {
+            self.new_version();
+        }
         self.entries.truncate(lens.entries as usize);
         self.stamps.truncate(lens.entries as usize);
         self.heap_alts.truncate(lens.heap_alts as usize);

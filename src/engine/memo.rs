@@ -233,6 +233,12 @@ impl UsableIds {
         };
     }
 
+    /// Into `out`, the resource part of a key for the usable ids (as
+    /// [`encode_ids`] writes it) when it has the bitmap form.
+    pub(crate) fn key(&self, out: &mut Vec<u8>) -> bool {
+        self.encode_with(out, &[], true)
+    }
+
     /// A usable entry with term `id`, linear or not, came (`add`) or went.
     #[inline(always)]
     pub fn change(&mut self, linear: bool, id: u32, add: bool) {
@@ -813,6 +819,9 @@ impl Machine {
     /// undoing a `:memo` given at the nested level.
     pub(crate) fn sync_memo(&mut self) {
         let wanted = self.any_memoized();
+        self.memoizing = wanted;
+        // The look-ahead's decisions took the memoized predicates as fixed.
+        self.decisions.forget();
         if wanted == self.ctx.memo.on {
             // The end of a query can bring back an older base (one taken
             // before a nested level turned memoization off and on again):
@@ -849,7 +858,7 @@ impl Machine {
 
     /// Turn the memo sums on: the program so far is the fixed base, every
     /// linear entry gets its identity, the table starts empty.
-    fn enable_memo(&mut self) {
+    pub(crate) fn enable_memo(&mut self) {
         self.ctx.memo.on = true;
         self.ctx.memo.base = self.ctx.entries.len() as u32;
         self.ctx.memo.lin_hash = 0;
@@ -867,7 +876,7 @@ impl Machine {
 
     /// Whether any predicate is memoized.
     pub fn memo_on(&self) -> bool {
-        self.ctx.memo.on
+        self.ctx.memo.on && self.memoizing
     }
 
     /// The names of the memoized predicates, in the order of their symbols.
@@ -1012,6 +1021,9 @@ impl Machine {
     /// context's sums.
     fn renumber_terms(&mut self, below: u32) {
         self.memo.forget_terms();
+        // Look-ahead decisions name terms by id too.
+        let on = self.decisions.on;
+        self.decisions.reset(on);
         let mut sc = std::mem::take(&mut self.memo.scratch);
         for i in 0..below {
             if self.ctx.entries[i as usize].res == NO_RES {

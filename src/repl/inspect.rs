@@ -129,7 +129,7 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
          modules loaded:    {}\n\
          heap cells:        {}\n\
          trail entries:     {}\n\
-         {}{}",
+         {}{}{}",
         s.queries,
         s.inferences,
         s.search_time.as_secs_f64(),
@@ -141,6 +141,7 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
         m.store.trail.entries.len(),
         gc_line(m),
         memo_line(m),
+        record_line(m).unwrap_or_default(),
     )
 }
 
@@ -149,11 +150,26 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
 /// table's figures so far.
 pub fn stats_lines(m: &Machine, n: u64, secs: f64) -> String {
     format!(
-        "{}% {}% {}",
+        "{}% {}% {}{}",
         inferences_line(n, secs),
         gc_line(m),
-        memo_line(m)
+        memo_line(m),
+        record_line(m).map_or(String::new(), |l| format!("% {l}"))
     )
+}
+
+/// The look-ahead record's figures for the last query, when it made a
+/// decision: how many it made and recalled, and whether it turned itself
+/// off (positions rarely recurring).
+pub fn record_line(m: &Machine) -> Option<String> {
+    let (made, recalled, on) = m.lookahead_record();
+    (made > 0).then(|| {
+        format!(
+            "look-ahead record: {made} decision{} made, {recalled} recalled{}\n",
+            if made == 1 { "" } else { "s" },
+            if on { "" } else { " (turned off)" }
+        )
+    })
 }
 
 /// The `% N inferences in T s` line that `--stats` and `:time on` print.

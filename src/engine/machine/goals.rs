@@ -436,7 +436,7 @@ impl Machine {
         // turn (and with it the slower binding of variables older than
         // the newest constant).  Not while proofs name it, nor while memo
         // keys may (an id given again would make two constants one).
-        if f == sym::FORALL && !self.options.proofs && !self.ctx.memo.on {
+        if f == sym::FORALL && !self.options.proofs && !self.memo_on() {
             let end = Action::ForallEnd {
                 eigens: self.store.heap.eigens.len() as u32,
                 choices: self.choices.len() as u32,

@@ -85,11 +85,14 @@
 //! them, they are kept ([`FirstAhead`]) and the call takes them instead of
 //! looking them up again.  On the triangle 83 % of the clauses tried in
 //! `first` end this way (`b X Y peg` has pegs, but none that can jump in
-//! the clause's direction).
+//! the clause's direction).  What this decides depends only on the
+//! context, so it is recorded by position and recalled when the search
+//! meets the position again ([`super::decisions`]).
 //!
 //! Calls whose candidates were dropped are never made, so `--stats`
 //! counts fewer inferences than the search would make without this.
 
+use super::decisions::Recalled;
 #[allow(unused_imports)]
 use super::*;
 use crate::engine::context::{Found, ALT_DIGESTS};
@@ -232,6 +235,29 @@ impl Machine {
         if self.special(fc.pred) {
             return false;
         }
+        // What was decided for this clause when the context was the same
+        // (see [`super::decisions`]), from the entries of the predicates
+        // the decision looks at.
+        let plan = conj.get(1).map_or(NONE, |c| c.plan);
+        let pos = self.decided_position().filter(|_| {
+            let m = &self.ctx.memo;
+            if m.lin_nonground == 0 && m.unb_nonground == 0 {
+                return true;
+            }
+            let mut preds = [fc.pred; 3];
+            if plan != NONE {
+                let first = &t.ahead[plan as usize];
+                preds[1] = first.pred;
+                if first.then != NONE {
+                    preds[2] = t.ahead[first.then as usize].pred;
+                }
+            }
+            !self.unnamed_touch(&preds)
+        });
+        let recalled = pos.and_then(|p| self.decisions.recall(p, tpl, item.alt));
+        if let Some(Recalled::PassOver) = recalled {
+            return true;
+        }
         // Clauses passed over one after the other see the same context:
         // one lookup serves those whose first calls have the same keys.
         let mut sub = match seen {
@@ -244,7 +270,6 @@ impl Machine {
         };
         // Whether `sub` is what the call will compute.
         let mut exact = true;
-        let plan = conj.get(1).map_or(NONE, |c| c.plan);
         if plan != NONE && Context::masked_nonempty(&sub) {
             let first = &t.ahead[plan as usize];
             if first.slots {
@@ -262,9 +287,17 @@ impl Machine {
                     }
                     _ => None,
                 };
-                let places = then.map_or(&first.places, |p| &p.places);
-                self.drop_doomed(&mut sub, places, Check::of(first), then.map(Check::of));
+                match recalled {
+                    Some(Recalled::Kept(at, len)) => self.keep_recalled(&mut sub, at, len),
+                    _ => {
+                        let places = then.map_or(&first.places, |p| &p.places);
+                        self.drop_doomed(&mut sub, places, Check::of(first), then.map(Check::of));
+                    }
+                }
             }
+        }
+        if let (Some(pos), None) = (pos, recalled) {
+            self.record_decision(pos, tpl, item.alt, &sub);
         }
         if !Context::has_more(&sub) {
             return true;
@@ -620,7 +653,7 @@ impl Machine {
     /// The head of the clause of `item` when it is a ground fact with no
     /// body (a heap cell), else `None`.
     #[inline(always)]
-    fn fact_head(&self, item: Item) -> Option<Cell> {
+    pub(super) fn fact_head(&self, item: Item) -> Option<Cell> {
         self.fact_of(item).map(|(head, _)| head)
     }
 

@@ -50,6 +50,7 @@
 //! once kept its frames.
 
 mod calls;
+pub(crate) mod decisions;
 mod effects;
 mod gc;
 mod goals;
@@ -540,6 +541,11 @@ pub struct Options {
     /// The search goes on without recording, and with its garbage
     /// collected; [`Machine::proof_complete`] says whether it happened.
     pub proof_limit: Option<usize>,
+    /// Do not record the look-ahead's decisions by position
+    /// (see `engine::machine::decisions`): the answers and the inferences
+    /// counted are the same, only slower where positions recur.  For
+    /// comparing runs.
+    pub no_lookahead_record: bool,
 }
 
 /// A loaded module: the compiled module and the ids of its templates.
@@ -612,6 +618,10 @@ pub struct Machine {
     /// The candidates of the first conjunct of the clause being entered,
     /// decided when the clause was chosen (see [`lookahead`]).
     first_ahead: lookahead::FirstAhead,
+    /// Look-ahead decisions recorded by position (see [`decisions`]).
+    pub(crate) decisions: decisions::Decisions,
+    /// Work space for [`decisions`].
+    scratch_ids: Vec<u32>,
     outputs: Vec<effects::OutFile>,
     output: u32,
     /// A `telling` file that could not be flushed while backtracking left
@@ -650,6 +660,9 @@ pub struct Machine {
     pub memo: MemoTable,
     /// Predicates declared `MEMO`, by symbol id.
     memo_preds: Vec<bool>,
+    /// Whether some predicate is memoized (`memo_preds` has a `true`),
+    /// as [`Machine::sync_memo`] last found.
+    pub(crate) memoizing: bool,
     /// Memoized calls in progress.
     memo_calls: Vec<MemoCall>,
     /// Receives a step-by-step trace, when installed.
@@ -743,6 +756,8 @@ impl Machine {
             scratch: Vec::new(),
             ahead: Default::default(),
             first_ahead: Default::default(),
+            decisions: Default::default(),
+            scratch_ids: Vec::new(),
             outputs: Vec::new(),
             output_error: None,
             output: 0,
@@ -762,6 +777,7 @@ impl Machine {
             depth: 0,
             memo: MemoTable::default(),
             memo_preds: Vec::new(),
+            memoizing: false,
             memo_calls: Vec::new(),
             tracer: None,
             quiet_redo: false,
@@ -790,6 +806,7 @@ impl Machine {
         }
         if self.choices.is_empty() {
             self.index_mark = Some(self.ctx.index_mark());
+            self.start_decisions();
         }
         let end = self.ctx.entries.len() as u32;
         // A query's goal is at clause depth 0, whatever depth the last
@@ -1402,10 +1419,12 @@ impl Machine {
     /// [`Machine::drop_templates`] when there are some.  Not while
     /// memoization is on: keys name an assumed quantified clause by its
     /// template's id, and an id given again would name another clause.
+    /// The look-ahead's recorded decisions, which name clauses the same
+    /// way, are forgotten instead.
     #[cold]
     #[inline(never)]
     fn drop_templates_of_gone_entries(&mut self) {
-        if self.ctx.memo.on {
+        if self.memo_on() {
             return;
         }
         let len = self.ctx.entries.len() as u32;
@@ -1421,6 +1440,7 @@ impl Machine {
             let keep = t.max(self.templates_kept) as usize;
             if self.templates.len() > keep {
                 self.templates.truncate(keep);
+                self.decisions.forget();
             }
         }
     }

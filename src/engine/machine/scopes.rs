@@ -533,8 +533,11 @@ impl Machine {
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
         }
         if self.ctx.memo.on {
-            let alt = &self.ctx.heap_alts[start as usize];
-            let fact = n == 1 && alt.nbody == 0 && alt.head == self.store.heap.deref(clause);
+            // (A clause of no alternatives, `true`, is no fact.)
+            let fact = n == 1 && {
+                let alt = &self.ctx.heap_alts[start as usize];
+                alt.nbody == 0 && alt.head == self.store.heap.deref(clause)
+            };
             self.identify_fact(e, clause, fact_key.filter(|_| fact));
         }
         Ok(())
