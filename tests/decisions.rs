@@ -112,30 +112,14 @@ fn the_triangle_recalls_most_decisions_and_answers_alike() {
 fn every_sample_program_answers_alike() {
     // Each program's sample goals (`%?` first answer, `%*` all), as the
     // program tests run them.
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("programs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("programs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "lolli"))
-        .collect();
-    files.sort();
     let mut checked = 0;
-    for path in files {
+    for path in common::sample_programs() {
         let source = std::fs::read_to_string(&path).expect("readable");
-        let mut goals = Vec::new();
-        for line in source.lines() {
-            let (all, release_only, goal) = match line {
-                l if l.starts_with("%? ") => (false, false, &l[3..]),
-                l if l.starts_with("%* ") => (true, false, &l[3..]),
-                l if l.starts_with("%?! ") => (false, true, &l[4..]),
-                l if l.starts_with("%*! ") => (true, true, &l[4..]),
-                _ => continue,
-            };
-            if release_only && cfg!(debug_assertions) {
-                continue;
-            }
-            goals.push((goal.trim().to_string(), if all { usize::MAX } else { 1 }));
-        }
+        let goals: Vec<(String, usize)> = common::sample_goals(&source)
+            .into_iter()
+            .filter(|g| !(g.release_only && cfg!(debug_assertions)))
+            .map(|g| (g.goal, if g.all { usize::MAX } else { 1 }))
+            .collect();
         let goals: Vec<(&str, usize)> = goals.iter().map(|(g, n)| (g.as_str(), *n)).collect();
         let p = path.clone();
         let load = move |s: &mut Session| {

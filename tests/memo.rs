@@ -1,6 +1,8 @@
 //! Failure memoization (`MEMO`, `--memo`): answers and their order are
 //! exactly those without it; failures are recorded per linear context.
 
+mod common;
+
 use std::process::Command;
 
 use pretty_assertions::assert_eq;
@@ -340,12 +342,10 @@ fn assuming_a_clause_of_no_alternatives_is_no_fact() {
     // identity of an assumed fact must not look for one (it did, and the
     // interpreter stopped on an index out of bounds), with or without MEMO
     // (the look-ahead's record keeps the memo's sums too).
-    let dir = std::env::temp_dir().join(format!("lolli-memo-true-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("m.lolli");
+    let file = common::temp_dir("memo-true").join("m.lolli");
     // (`q`, whose body starts with a call sharing no variable with its
     // head, turns the record on.)
-    std::fs::write(&file, "MODULE m.\np.\nq :- p.\n").expect("written");
+    common::write_file(&file, "MODULE m.\np.\nq :- p.\n");
     let file = file.to_str().expect("utf-8 path");
     for (goal, answer) in [
         // A linear `true` is Lolli's clause ⊤: nothing can use it up.

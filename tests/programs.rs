@@ -19,52 +19,15 @@
 //! written `%=` alone).  A program must have at least one goal, and each goal
 //! at least one expected line, so no program passes vacuously.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{sample_goals, sample_programs};
+use std::path::Path;
 use std::process::Command;
-
-struct Case {
-    line: usize,
-    all: bool,
-    release_only: bool,
-    goal: String,
-    expected: Vec<String>,
-}
-
-fn cases(text: &str) -> Vec<Case> {
-    let mut out: Vec<Case> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let (all, release_only, goal) = if let Some(g) = line.strip_prefix("%? ") {
-            (false, false, g)
-        } else if let Some(g) = line.strip_prefix("%* ") {
-            (true, false, g)
-        } else if let Some(g) = line.strip_prefix("%?! ") {
-            (false, true, g)
-        } else if let Some(g) = line.strip_prefix("%*! ") {
-            (true, true, g)
-        } else if let Some(e) = line.strip_prefix("%=") {
-            let e = e.strip_prefix(' ').unwrap_or(e);
-            match out.last_mut() {
-                Some(c) => c.expected.push(e.to_string()),
-                None => panic!("line {}: expected output before any goal", i + 1),
-            }
-            continue;
-        } else {
-            continue;
-        };
-        out.push(Case {
-            line: i + 1,
-            all,
-            release_only,
-            goal: goal.trim().to_string(),
-            expected: Vec::new(),
-        });
-    }
-    out
-}
 
 fn run_program(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).expect("program file is readable");
-    let cases = cases(&text);
+    let cases = sample_goals(&text);
     assert!(!cases.is_empty(), "{}: no `%?` goals", path.display());
     let mut failures = Vec::new();
     for c in cases {
@@ -121,21 +84,10 @@ fn run_program(path: &Path) -> Vec<String> {
     failures
 }
 
-fn programs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("programs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "lolli"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every program's session, in one test so a failure lists them all.
 #[test]
 fn every_program_session_matches() {
-    let files = programs();
+    let files = sample_programs();
     assert!(files.len() >= 15, "expected the whole collection");
     let mut failures = Vec::new();
     for f in &files {
@@ -149,7 +101,7 @@ fn every_program_session_matches() {
 #[test]
 fn every_program_loads_without_warnings() {
     let mut noisy = Vec::new();
-    for f in programs() {
+    for f in sample_programs() {
         let out = Command::new(env!("CARGO_BIN_EXE_lolli"))
             .args(["-W", "error"])
             .arg(&f)
@@ -169,7 +121,7 @@ fn every_program_loads_without_warnings() {
 
 #[test]
 fn session_format_is_read_as_documented() {
-    let cs = cases("% text\n%? p X\n%= X = 1\n%=\n%* q\n%= yes\n%= no\n%?! r\n%= yes\n");
+    let cs = sample_goals("% text\n%? p X\n%= X = 1\n%=\n%* q\n%= yes\n%= no\n%?! r\n%= yes\n");
     assert_eq!(cs.len(), 3);
     assert!(cs[2].release_only && !cs[1].release_only);
     assert_eq!(
@@ -281,7 +233,7 @@ fn every_program_session_matches_with_memo() {
     ];
     let mut failures = Vec::new();
     let mut memoized = 0;
-    for path in programs() {
+    for path in sample_programs() {
         let text = std::fs::read_to_string(&path).expect("program file is readable");
         let graph = call_graph(&text);
         let reaches_effect = |p: &str| {
@@ -299,7 +251,7 @@ fn every_program_session_matches_with_memo() {
         };
         let sound: Vec<&String> = graph.keys().filter(|p| !reaches_effect(p)).collect();
         memoized += sound.len();
-        for c in cases(&text) {
+        for c in sample_goals(&text) {
             if c.release_only && cfg!(debug_assertions) {
                 continue;
             }

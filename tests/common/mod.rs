@@ -150,3 +150,60 @@ pub fn write_file(path: &Path, text: &str) {
     }
     std::fs::write(path, text).expect("file is written");
 }
+
+/// The sample programs, `programs/*.lolli`, in name order.
+pub fn sample_programs() -> Vec<PathBuf> {
+    let dir = crate_root().join("programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("programs/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "lolli"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A goal of a program's sample session (see `tests/programs.rs`): `%?`
+/// (first answer) or `%*` (every answer), `!` after it for a goal run
+/// only in release builds, and the `%=` lines that follow it.
+pub struct SampleGoal {
+    /// Its line in the file, from 1.
+    pub line: usize,
+    pub all: bool,
+    pub release_only: bool,
+    pub goal: String,
+    pub expected: Vec<String>,
+}
+
+/// The sample session written in a program's comments.
+pub fn sample_goals(text: &str) -> Vec<SampleGoal> {
+    let mut out: Vec<SampleGoal> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let (all, release_only, goal) = if let Some(g) = line.strip_prefix("%? ") {
+            (false, false, g)
+        } else if let Some(g) = line.strip_prefix("%* ") {
+            (true, false, g)
+        } else if let Some(g) = line.strip_prefix("%?! ") {
+            (false, true, g)
+        } else if let Some(g) = line.strip_prefix("%*! ") {
+            (true, true, g)
+        } else if let Some(e) = line.strip_prefix("%=") {
+            let e = e.strip_prefix(' ').unwrap_or(e);
+            match out.last_mut() {
+                Some(c) => c.expected.push(e.to_string()),
+                None => panic!("line {}: expected output before any goal", i + 1),
+            }
+            continue;
+        } else {
+            continue;
+        };
+        out.push(SampleGoal {
+            line: i + 1,
+            all,
+            release_only,
+            goal: goal.trim().to_string(),
+            expected: Vec::new(),
+        });
+    }
+    out
+}
