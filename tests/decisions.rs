@@ -276,3 +276,58 @@ fn a_clause_left_out_of_the_names_does_not_stop_the_record() {
     );
     assert_eq!(figures[0], (0, 0));
 }
+
+/// `bench/centre.lolli` with a history of the moves as a linear resource,
+/// `hist L`, taken and assumed again longer at each jump: every context
+/// of the search is new, and soon has too many distinct terms to be named.
+fn centre_with_history() -> String {
+    let text = std::fs::read_to_string(common::crate_root().join("bench/centre.lolli"))
+        .expect("bench/centre.lolli reads");
+    let text = text.replace("MODULE centre.", "MODULE history.\nLINEAR hist nil.");
+    assert_eq!(text.matches("((b ").count(), 6, "six jump clauses");
+    let text = text.replace("((b ", "hist H , ((b ");
+    let text = text.replace(
+        ")\n           -o jump N)",
+        " , hist (X :: Y :: H))\n           -o jump N)",
+    );
+    assert_eq!(
+        text.matches("hist (X :: Y :: H)").count(),
+        6,
+        "six histories"
+    );
+    text
+}
+
+#[test]
+fn a_record_that_does_not_pay_stops_and_answers_alike() {
+    // The record stops after its trial (fewer decisions recalled than
+    // tried), and with it the sums behind names, in the middle of the
+    // search: backtracking then returns to choice points made while they
+    // were kept.  Answers, output and inferences are those without the
+    // record, and the counts those of the same moves without a history.
+    let program = centre_with_history();
+    let load = |s: &mut Session| {
+        if let Err(e) = s.load_str("history", &program) {
+            panic!("program did not load: {e:?}");
+        }
+    };
+    let five = format!("jump {}", nat(5));
+    let figures = agree("history", &load, &[(&five, usize::MAX), (&five, 3)]);
+    assert!(
+        figures.iter().all(|&(_, recalled)| recalled == 0),
+        "{figures:?}"
+    );
+    // What `--stats` says, and the count.
+    let file = common::temp_dir("history").join("history.lolli");
+    common::write_file(&file, &program);
+    let file = file.to_str().expect("a UTF-8 path");
+    let run = common::lolli(&["--stats", "--count", file, "-e", &five]);
+    let plain = common::lolli(&["--count", "bench/centre.lolli", "-e", &five]);
+    assert_eq!((run.code, &run.stdout), (0, &plain.stdout));
+    assert_eq!(plain.stdout, "194\n");
+    assert!(
+        run.stderr.contains(" 0 recalled (turned off)\n"),
+        "{}",
+        run.stderr
+    );
+}

@@ -266,6 +266,10 @@ pub struct Context {
     pub memo: MemoSums,
     /// The ids of the usable resources, kept with `memo`.
     pub memo_ids: UsableIds,
+    /// Whether the sums were stopped for the rest of the query
+    /// ([`Context::stop_memo_sums`]): backtracking does not turn them on
+    /// again.  Cleared when memoization is turned on.
+    pub memo_stopped: bool,
     /// The last version given to `memo.version` (never goes back).
     versions: u64,
     /// The last version given to `memo.unnamed` (never goes back).
@@ -545,6 +549,17 @@ impl Context {
     fn new_unnamed_version(&mut self) {
         self.unnamed_versions += 1;
         self.memo.unnamed = self.unnamed_versions;
+    }
+
+    /// Stop keeping the memo sums and ids (for the rest of the query:
+    /// only the look-ahead's record kept them, and it turned itself off).
+    /// A choice point made before keeps its sums, but backtracking to it
+    /// leaves them off ([`Context::truncate`]).
+    pub fn stop_memo_sums(&mut self) {
+        self.memo.on = false;
+        self.memo_stopped = true;
+        self.memo_ids.clear();
+        self.new_version();
     }
 
     /// Count `memo_ids` afresh from the entries (memoization was turned
@@ -1130,7 +1145,9 @@ impl Context {
         // The sums come back whole; the ids of the entries dropped that
         // are usable now (their consumption was undone) go one by one.
         let (now, then) = (&self.memo, &lens.memo);
-        let same = now.on == then.on && now.base == then.base;
+        // (Sums stopped for the query stay off.)
+        let then_on = then.on && !self.memo_stopped;
+        let same = now.on == then_on && now.base == then.base;
         if same && now.on {
             for e in lens.entries..self.entries.len() as u32 {
                 if let Some((linear, res)) = self.usable_id(e) {
@@ -1141,6 +1158,7 @@ impl Context {
         // (With the sums come their version and that of the set of
         // entries without an id: the trail has undone every change since.)
         self.memo = lens.memo;
+        self.memo.on = then_on;
         if !same || !self.memo.on {
             self.new_version();
         }

@@ -860,6 +860,7 @@ impl Machine {
     /// linear entry gets its identity, the table starts empty.
     pub(crate) fn enable_memo(&mut self) {
         self.ctx.memo.on = true;
+        self.ctx.memo_stopped = false;
         self.ctx.memo.base = self.ctx.entries.len() as u32;
         self.ctx.memo.lin_hash = 0;
         self.ctx.memo.lin_nonground = 0;

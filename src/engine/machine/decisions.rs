@@ -42,8 +42,11 @@
 //! The record is turned on at a query's start only when the program has a
 //! clause whose first conjunct the look-ahead can look into, and turned off
 //! for the rest of the query when, after a while, fewer decisions are
-//! recalled than made (positions rarely met again).  It holds at most
-//! [`MAX_DECISIONS`] decisions, and starts afresh when full.
+//! recalled than tried (made, or wanted in a context too new to be named:
+//! positions rarely met again); then the sums stop too, unless a predicate
+//! is memoized ([`Context::stop_memo_sums`](crate::engine::context::Context::stop_memo_sums)),
+//! so a record that does not pay costs little more than its trial.  It
+//! holds at most [`MAX_DECISIONS`] decisions, and starts afresh when full.
 
 #[allow(unused_imports)]
 use super::*;
@@ -90,6 +93,9 @@ pub(crate) struct Decisions {
     /// Decisions made and recalled in this query.
     pub(super) made: u64,
     pub(super) recalled: u64,
+    /// Contexts met in this query that could not be named (the ids of
+    /// their resources too sparse for a name: new terms keep coming).
+    unnamed_contexts: u64,
 }
 
 /// The predicates of the usable entries that names leave out, for one
@@ -140,6 +146,15 @@ impl Decisions {
         self.on = on;
         self.made = 0;
         self.recalled = 0;
+        self.unnamed_contexts = 0;
+    }
+
+    /// Whether the record pays, judged at every [`TRIAL`] tries (decisions
+    /// made and contexts that could not be named): fewer recalled than
+    /// tried means that contexts rarely recur.
+    fn pays(&self) -> bool {
+        let tries = self.made + self.unnamed_contexts;
+        !(tries.is_multiple_of(TRIAL) && self.recalled < tries)
     }
 
     /// Forget every decision (the figures stay).
@@ -177,12 +192,12 @@ impl Decisions {
     }
 
     /// Record the decision for `(tpl, alt)` at `pos`: passed over when
-    /// `kept` is `None`.  Turns the record off when it does not pay.
-    fn record(&mut self, pos: u32, tpl: u32, alt: u32, kept: Option<&[u32]>) {
+    /// `kept` is `None`.  False when the record does not pay: the caller
+    /// turns it off.
+    fn record(&mut self, pos: u32, tpl: u32, alt: u32, kept: Option<&[u32]>) -> bool {
         self.made += 1;
-        if self.made.is_multiple_of(TRIAL) && self.recalled < self.made {
-            self.reset(false);
-            return;
+        if !self.pays() {
+            return false;
         }
         let kept_at = self.kept.len() as u32;
         let kept_len = match kept {
@@ -201,6 +216,7 @@ impl Decisions {
             kept_len,
             next,
         });
+        true
     }
 
     /// The position named `self.name` with sums hash `hash`, made if new.
@@ -277,6 +293,10 @@ impl Machine {
             return None;
         }
         if !self.ctx.memo_ids.key(&mut self.decisions.name) {
+            self.decisions.unnamed_contexts += 1;
+            if !self.decisions.pays() {
+                self.stop_decisions();
+            }
             return None;
         }
         let mut h = Hasher64::new();
@@ -398,9 +418,26 @@ impl Machine {
                 false
             }
         };
-        self.decisions
+        let pays = self
+            .decisions
             .record(pos, tpl, alt, (!passed).then_some(&kept[..]));
         self.scratch_ids = kept;
+        if !pays {
+            self.stop_decisions();
+        }
+    }
+
+    /// Turn the record off for the rest of the query (its figures stay),
+    /// and with it the memo sums when no predicate is memoized: only the
+    /// record kept them, and their upkeep (every assumed resource's term
+    /// interned) is what a record that does not pay costs.
+    #[cold]
+    fn stop_decisions(&mut self) {
+        self.decisions.forget();
+        self.decisions.on = false;
+        if !self.memoizing {
+            self.ctx.stop_memo_sums();
+        }
     }
 
     /// The term of entry `e` as a position's name counts it: its interned
