@@ -913,6 +913,17 @@ impl Prepared {
 /// a variable left unbound is shown by the first query name that reaches
 /// it, and a variable that shows as itself is left out.
 pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
+    answer_with(m, vars, true)
+}
+
+/// [`answer_of`] for printing only: its `values` are left empty (they are
+/// what an embedding reads, and building them for every answer of a
+/// long `--all` run cost more than printing it).
+pub(crate) fn answer_printed(m: &Machine, vars: &[(String, Cell)]) -> Answer {
+    answer_with(m, vars, false)
+}
+
+fn answer_with(m: &Machine, vars: &[(String, Cell)], with_values: bool) -> Answer {
     let p = crate::pretty::Printer::new(m);
     for (name, v) in vars {
         if p.is_unbound(*v) {
@@ -926,7 +937,9 @@ pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
         if &shown != name {
             bindings.push((name.clone(), shown));
         }
-        values.push((name.clone(), value_of(m, &p, *v)));
+        if with_values {
+            values.push((name.clone(), value_of(m, &p, *v)));
+        }
     }
     Answer { bindings, values }
 }

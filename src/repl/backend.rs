@@ -1077,7 +1077,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// The printed answer of the current solution, and whether it has bindings
 /// (printed as [`crate::session::Query::answer`] prints them).
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
-    let a = crate::session::answer_of(m, vars);
+    let a = crate::session::answer_printed(m, vars);
     (a.to_string(), a.bindings)
 }
 
