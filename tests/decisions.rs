@@ -330,4 +330,8 @@ fn a_record_that_does_not_pay_stops_and_answers_alike() {
         "{}",
         run.stderr
     );
+    // With a memoized predicate the record stops but the sums stay.
+    let memo = common::lolli(&["--stats", "--memo", "jump", "--count", file, "-e", &five]);
+    assert_eq!((memo.code, &memo.stdout), (0, &plain.stdout));
+    assert!(memo.stderr.contains("(turned off)"), "{}", memo.stderr);
 }
