@@ -916,9 +916,9 @@ pub fn answer_of(m: &Machine, vars: &[(String, Cell)]) -> Answer {
     answer_with(m, vars, true)
 }
 
-/// [`answer_of`] for printing only: its `values` are left empty (they are
-/// what an embedding reads, and building them for every answer of a
-/// long `--all` run cost more than printing it).
+/// [`answer_of`] for printing only: its `values`, which only an embedding
+/// reads, are left empty (building and dropping them for each of
+/// census's 137,846 answers was 0.9 % of its instructions).
 pub(crate) fn answer_printed(m: &Machine, vars: &[(String, Cell)]) -> Answer {
     answer_with(m, vars, false)
 }
