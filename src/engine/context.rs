@@ -186,8 +186,45 @@ struct PredIndex {
     all: [BucketId; 2],
     nonground: [BucketId; 2],
     arg_nonground: [[BucketId; 2]; MAX_ARGS],
-    ground: HashMap<u64, [BucketId; 2], FastHash>,
+    ground: HashMap<u64, GroundKey, FastHash>,
     arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
+}
+
+/// The buckets of a whole-atom key, and the argument buckets of the
+/// first atom indexed under it once all its arguments had keys: a ground
+/// atom assumed again (a hole of a board emptied and filled back) then
+/// finds every bucket it joins in one lookup.  The argument keys are kept
+/// with their buckets and compared before use, since a whole-atom key
+/// does not decide them (two atoms may share a hash).  An argument pair
+/// is never younger than the whole pair: both are made by the same
+/// [`Context::index`] call or the argument's before, so forgetting the
+/// buckets made since a mark forgets such an entry with its arguments'.
+#[derive(Copy, Clone, Debug)]
+struct GroundKey {
+    pair: [BucketId; 2],
+    /// How many of `args` are known: 0, or the arity (at most
+    /// [`MAX_ARGS`]).
+    nargs: u8,
+    args: [(u64, [BucketId; 2]); MAX_ARGS],
+}
+
+impl GroundKey {
+    fn new(pair: [BucketId; 2]) -> Self {
+        GroundKey {
+            pair,
+            nargs: 0,
+            args: [(0, [BucketId(0); 2]); MAX_ARGS],
+        }
+    }
+
+    /// The argument buckets kept, when the atom's argument keys `args`
+    /// are those they were kept for.
+    #[inline]
+    fn args_for(&self, args: &[Option<u64>]) -> Option<&[(u64, [BucketId; 2])]> {
+        let kept = &self.args[..self.nargs as usize];
+        (self.nargs as usize == args.len() && kept.iter().zip(args).all(|(k, a)| Some(k.0) == *a))
+            .then_some(kept)
+    }
 }
 
 /// A key that was given a pair of buckets: the first bucket, the
@@ -633,22 +670,52 @@ impl Context {
         let mut nmade = 0;
         let pi = &mut self.preds[pix];
         add(pi.all[side]);
-        match keys.whole {
-            None => add(pi.nonground[side]),
-            Some(h) => add(pi.ground.entry(h).or_insert_with(|| {
-                made[nmade] = (WHOLE, h);
-                nmade += 1;
-                new_pair()
-            })[side]),
-        }
-        for i in 0..nargs {
-            match keys.args[i] {
-                None => add(pi.arg_nonground[i][side]),
-                Some(h) => add(pi.arg_ground.entry((i as u32, h)).or_insert_with(|| {
-                    made[nmade] = (i as u32, h);
-                    nmade += 1;
-                    new_pair()
-                })[side]),
+        let known = keys
+            .whole
+            .and_then(|h| pi.ground.get(&h))
+            .and_then(|g| Some((g.pair, g.args_for(&keys.args[..nargs])?)));
+        if let Some((pair, args)) = known {
+            add(pair[side]);
+            for (_, pair) in args {
+                add(pair[side]);
+            }
+        } else {
+            match keys.whole {
+                None => add(pi.nonground[side]),
+                Some(h) => add(pi
+                    .ground
+                    .entry(h)
+                    .or_insert_with(|| {
+                        made[nmade] = (WHOLE, h);
+                        nmade += 1;
+                        GroundKey::new(new_pair())
+                    })
+                    .pair[side]),
+            }
+            let mut args = [(0, [BucketId(0); 2]); MAX_ARGS];
+            let mut all_keyed = true;
+            for (i, kept) in args.iter_mut().enumerate().take(nargs) {
+                match keys.args[i] {
+                    None => {
+                        all_keyed = false;
+                        add(pi.arg_nonground[i][side])
+                    }
+                    Some(h) => {
+                        let pair = *pi.arg_ground.entry((i as u32, h)).or_insert_with(|| {
+                            made[nmade] = (i as u32, h);
+                            nmade += 1;
+                            new_pair()
+                        });
+                        *kept = (h, pair);
+                        add(pair[side])
+                    }
+                }
+            }
+            if let (Some(h), true) = (keys.whole, all_keyed) {
+                if let Some(g) = pi.ground.get_mut(&h).filter(|g| g.nargs == 0) {
+                    g.nargs = nargs as u8;
+                    g.args = args;
+                }
             }
         }
         for (k, &(arg, hash)) in made[..nmade].iter().enumerate() {
@@ -834,7 +901,7 @@ impl Context {
             || pi
                 .ground
                 .get(&whole)
-                .is_some_and(|g| g.iter().any(|&b| any_usable(b)))
+                .is_some_and(|g| g.pair.iter().any(|&b| any_usable(b)))
     }
 
     /// What a call of the predicate at index `pix` whose arguments are all
@@ -855,7 +922,7 @@ impl Context {
             }
         }
         let mut found = Found::Nothing;
-        for &b in pi.ground.get(&whole).into_iter().flatten() {
+        for &b in pi.ground.get(&whole).map(|g| g.pair).iter().flatten() {
             let items = &self.buckets[b.0 as usize];
             if items.len() > FACTS {
                 return Found::Maybe;
@@ -896,7 +963,7 @@ impl Context {
         let mut narrowed = false;
         let mut done = false;
         if let Some(h) = keys.whole {
-            let g = pi.ground.get(&h);
+            let g = pi.ground.get(&h).map(|g| g.pair);
             let size = g.map_or(0, |g| len(g[0]) + len(g[1]))
                 + len(pi.nonground[0])
                 + len(pi.nonground[1]);
@@ -1079,7 +1146,7 @@ impl Context {
         }
         // A key's buckets are made as a pair, so the first tells the age.
         for pi in &mut self.preds[..mark.preds as usize] {
-            pi.ground.retain(|_, b| b[0].0 < mark.buckets);
+            pi.ground.retain(|_, g| g.pair[0].0 < mark.buckets);
             pi.arg_ground.retain(|_, b| b[0].0 < mark.buckets);
         }
         if self.preds.len() as u32 > mark.preds {
@@ -1228,5 +1295,26 @@ impl ContextLens {
     /// The number of index buckets.
     pub fn buckets(&self) -> u32 {
         self.buckets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_argument_buckets_serve_only_the_keys_they_were_kept_for() {
+        let mut g = GroundKey::new([BucketId(0), BucketId(1)]);
+        // Nothing kept yet: not even an atom with the same arity is served.
+        assert!(g.args_for(&[Some(7), Some(8)]).is_none());
+        g.nargs = 2;
+        g.args[0] = (7, [BucketId(2), BucketId(3)]);
+        g.args[1] = (8, [BucketId(4), BucketId(5)]);
+        let kept = g.args_for(&[Some(7), Some(8)]).expect("the same keys");
+        assert_eq!(kept[1].1, [BucketId(4), BucketId(5)]);
+        // Another atom under the same whole-atom hash: its own keys decide.
+        assert!(g.args_for(&[Some(7), Some(9)]).is_none());
+        assert!(g.args_for(&[Some(7), None]).is_none());
+        assert!(g.args_for(&[Some(7)]).is_none());
     }
 }
