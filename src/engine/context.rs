@@ -195,10 +195,11 @@ struct PredIndex {
 /// atom assumed again (a hole of a board emptied and filled back) then
 /// finds every bucket it joins in one lookup.  The argument keys are kept
 /// with their buckets and compared before use, since a whole-atom key
-/// does not decide them (two atoms may share a hash).  An argument pair
-/// is never younger than the whole pair: both are made by the same
-/// [`Context::index`] call or the argument's before, so forgetting the
-/// buckets made since a mark forgets such an entry with its arguments'.
+/// does not decide them (two atoms may share a hash).  They are kept only
+/// by the [`Context::index`] call that made the whole pair, so an argument
+/// pair kept is never younger than the whole pair (made by that call or
+/// before it), and forgetting the buckets made since a mark forgets such
+/// an entry with its arguments'.
 #[derive(Copy, Clone, Debug)]
 struct GroundKey {
     pair: [BucketId; 2],
@@ -711,8 +712,11 @@ impl Context {
                     }
                 }
             }
-            if let (Some(h), true) = (keys.whole, all_keyed) {
-                if let Some(g) = pi.ground.get_mut(&h).filter(|g| g.nargs == 0) {
+            // Kept only by the call that made the whole pair, so that no
+            // argument pair is younger than it.
+            let whole_made = nmade > 0 && made[0].0 == WHOLE;
+            if let (Some(h), true, true) = (keys.whole, all_keyed, whole_made) {
+                if let Some(g) = pi.ground.get_mut(&h) {
                     g.nargs = nargs as u8;
                     g.args = args;
                 }
