@@ -38,12 +38,12 @@
 //! held once) is copied rather than gathered.  A ground fact
 //! assumed again is named without tokenizing it: its whole-atom index key
 //! finds the id it had, which one walk checks against that id's tokens
-//! ([`Machine::identify_fact`]).
+//! (`Machine::identify_fact`).
 //!
 //! A memoized call made right after an assumption of ground facts (a move
 //! of a puzzle: `(b X Y empty , ...) -o jump N`) is looked up before the
 //! facts are assumed, with the key the assumption would make
-//! ([`Machine::memo_fails_with`]): the facts' ids are found by their index
+//! (`Machine::memo_fails_with`): the facts' ids are found by their index
 //! keys and checked against their terms on a hash match, so a known
 //! position costs no assumption, indexing or undoing.  The figures are
 //! those of the call made: one inference and one hit.
@@ -64,7 +64,7 @@
 //! holds `limit` terms or a quarter of `max_bytes` (and at least twice the
 //! context's entries) it starts afresh, dropping every key and renumbering
 //! the entries' terms.  Bytes are estimated from lengths (see
-//! [`Generation::bytes_used`]), so the bound costs nothing to keep.
+//! `Generation::bytes_used`), so the bound costs nothing to keep.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -198,7 +198,7 @@ fn encode_part(out: &mut Vec<u8>, ids: &mut [u32]) {
 /// sums ([`MemoSums`](super::context::MemoSums)) so that a key's resource
 /// part is written without visiting the context: in a search over
 /// positions, where each resource term is held once, each part is the
-/// bitmap [`encode_part`] makes, already made.
+/// bitmap `encode_part` makes, already made.
 ///
 /// Invariant (while memoization is on and `valid`): `linear` holds the ids
 /// of the usable linear entries, `unbounded` those of the usable unbounded
@@ -631,7 +631,7 @@ const INT_TOKEN: u64 = 2 << 60;
 /// first occurrence (`vars` carries the numbering).  `None` if the term
 /// holds a name with a scope that is not part of a key: a `forall`
 /// constant, or a module's `LOCAL` name made after heap time `settled`
-/// (see [`Machine::settled_names`]).  Whether a call with such a name
+/// (see `Machine::settled_names`).  Whether a call with such a name
 /// fails can depend on which of its variables are older than the name, and
 /// a key sees variables only up to renaming.
 pub fn tokens(

@@ -27,7 +27,7 @@
 //! Terms are compared by what they denote: a variable application
 //! `'$apply' F x` whose function `F` is bound to a name or compound term is
 //! that term applied to `x` wherever it occurs (a head, a goal, a side of
-//! `=`), as the machine unifies and calls it (see [`same`]).
+//! `=`), as the machine unifies and calls it (see `same`).
 //!
 //! DIVERGENCE from a full certificate: a guard's else branch is accepted
 //! without proving that its condition has no proof (that needs search), and

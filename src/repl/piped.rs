@@ -131,7 +131,7 @@ fn flush_text(out: &mut dyn Write, text: &mut String) {
 }
 
 /// An answer stream ([`Backend::stream_answers`]) that prints each answer
-/// to the process's standard output as [`print`] does, as soon as it is
+/// to the process's standard output as [`print()`] does, as soon as it is
 /// found, and stops the query when standard output is closed (a reader such
 /// as `head` went away); the flag it returns tells the caller so.
 pub fn stdout_stream(eval: bool) -> (AnswerStream, Rc<Cell<bool>>) {

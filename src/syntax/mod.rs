@@ -36,7 +36,7 @@ pub struct SyntaxError {
     /// What would have been accepted there, as a short worded list.
     pub expected: Option<String>,
     /// How Lolli writes what the text at `span` seems to mean, when it is
-    /// a spelling from Prolog or λProlog (see [`hint`]).
+    /// a spelling from Prolog or λProlog (see `hint`).
     pub hint: Option<String>,
 }
 

@@ -571,7 +571,7 @@ pub struct Machine {
     /// All clause templates, by id.  Those from `templates_kept` on were
     /// made for one assumption each (a quantified clause, a module's
     /// `LOCAL` names): only their entries name them, and they go when
-    /// the entries do (see [`Machine::drop_templates`]).
+    /// the entries do (see `Machine::drop_templates`).
     pub templates: Vec<Rc<Template>>,
     /// The templates below this stay for the session: a loaded module's
     /// (named by the module cache, or by the program).
