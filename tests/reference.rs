@@ -37,9 +37,13 @@
 //! - the query succeeds when every `LINEAR` fact is consumed or the flag is
 //!   set.
 //!
-//! Three generators: small programs and goals mixing every connective;
+//! Four generators: small programs and goals mixing every connective;
 //! contexts with many clauses for `r/2`, so that calls go through the
-//! index's buckets; goals full of quantifiers.  Programs are kept finite:
+//! index's buckets; goals full of quantifiers; and puzzles, peg solitaire
+//! on lines of holes with moves written like the seed program's (its
+//! lookups in random orders), the holes given by the program or assumed
+//! by the query, for the look-ahead and its record, the index of ground
+//! facts and the memo table.  Programs are kept finite:
 //! an unlimited clause's body only calls predicates of lower rank than its
 //! head, and a linear clause's body assumes nothing.  The random source is
 //! a seeded xorshift generator, so a failure reproduces exactly.
@@ -212,12 +216,15 @@ impl MapTerms for Goal {
 
 const QUERY_VARS: [&str; 2] = ["X", "Y"];
 const LOCAL_VARS: [&str; 2] = ["Z", "W"];
+/// Every name a program clause's variable may have: random formulas use
+/// the first two ([`LOCAL_VARS`]), puzzles' moves three.
+const LOCAL_NAMES: [&str; 3] = ["Z", "W", "V"];
 
 fn term_text(t: &Term) -> String {
     match t {
         Term::Const(c) => c.to_string(),
         Term::Var(i) => QUERY_VARS[*i].to_string(),
-        Term::Local(i) => LOCAL_VARS[*i].to_string(),
+        Term::Local(i) => LOCAL_NAMES[*i].to_string(),
         Term::Bound(b) => format!("x{b}"),
         Term::Eigen(_) => unreachable!("constants made by forall are never written"),
         Term::F(t) => format!("(f {})", term_text(t)),
@@ -601,7 +608,7 @@ impl Reference {
                 let (head, body) = if self.entries[i].generic {
                     // Fresh variables for the clause's locals.
                     let base = s.binds.len();
-                    s.binds.extend(std::iter::repeat_n(None, LOCAL_VARS.len()));
+                    s.binds.extend(std::iter::repeat_n(None, LOCAL_NAMES.len()));
                     let mut fresh = |t: &Term| match t {
                         Term::Local(l) => Term::Var(base + l),
                         other => other.clone(),
@@ -1044,6 +1051,196 @@ impl Gen {
     }
 }
 
+// ------------------------------------------------------------ puzzles
+
+/// `f` applied `n` times to `t`.
+fn nest(t: Term, n: usize) -> Term {
+    (0..n).fold(t, |t, _| Term::F(Box::new(t)))
+}
+
+/// `r H S`: hole `H` holds a peg (`S` is `k`) or is empty (`m`).
+fn hole_atom(h: Term, state: &'static str) -> Atom {
+    Atom {
+        pred: "r",
+        args: vec![h, Term::Const(state)],
+    }
+}
+
+/// `q N`.
+fn q_atom(n: Term) -> Atom {
+    Atom {
+        pred: "q",
+        args: vec![n],
+    }
+}
+
+/// Conjunctions of `goals`, nested to the right or (when `left`) to the
+/// left.
+fn conjunction(goals: Vec<Goal>, left: bool) -> Goal {
+    let mut it = goals.into_iter();
+    let first = it.next().expect("a goal");
+    if left {
+        it.fold(first, |acc, g| Goal::Tensor(Box::new(acc), Box::new(g)))
+    } else {
+        let rest: Vec<Goal> = it.collect();
+        match rest.is_empty() {
+            true => first,
+            false => Goal::Tensor(Box::new(first), Box::new(conjunction(rest, false))),
+        }
+    }
+}
+
+impl Gen {
+    /// A move of peg solitaire on a line of holes `f^i k`: `q (f N)` takes
+    /// a peg from a hole, jumps over a peg `s` holes on (`s` is 1 or 2,
+    /// either way along the line) into an empty hole, and assumes the three
+    /// holes' new states for `q N`: the seed program's shape, with its
+    /// three lookups in a random order (so that a variable is first met
+    /// inside `f (f A)`, or a lookup needs no variable of the first).
+    fn puzzle_move(&mut self) -> ProgClause {
+        let a = Term::Local(0);
+        let n = Term::Local(2);
+        let stride = 1 + self.rng.below(2);
+        let holes = [
+            nest(a.clone(), 0),
+            nest(a.clone(), stride),
+            nest(a, 2 * stride),
+        ];
+        let (from, over, to) = if self.rng.chance(50) {
+            (0, 1, 2)
+        } else {
+            (2, 1, 0)
+        };
+        let mut takes = vec![
+            Goal::Atom(hole_atom(holes[from].clone(), "k")),
+            Goal::Atom(hole_atom(holes[over].clone(), "k")),
+            Goal::Atom(hole_atom(holes[to].clone(), "m")),
+        ];
+        if self.rng.chance(40) {
+            let i = self.rng.below(3);
+            let j = self.rng.below(3);
+            takes.swap(i, j);
+        }
+        let puts = [(from, "m"), (over, "m"), (to, "k")]
+            .into_iter()
+            .map(|(h, st)| Part {
+                bang: false,
+                res: Res::Fact(hole_atom(holes[h].clone(), st)),
+            })
+            .collect();
+        takes.push(Goal::Lolli(puts, Box::new(Goal::Atom(q_atom(n.clone())))));
+        let left = self.rng.chance(20);
+        ProgClause {
+            linear: false,
+            res: Res::Clause(q_atom(Term::F(Box::new(n))), conjunction(takes, left)),
+        }
+    }
+
+    /// How a game may end: with no move left to make (`q k`), or at any
+    /// count (`q N`), and maybe with a peg in a given hole.
+    fn puzzle_end(&mut self, len: usize) -> ProgClause {
+        let count = if self.rng.chance(70) {
+            Term::Const("k")
+        } else {
+            Term::Local(2)
+        };
+        let body = if self.rng.chance(40) {
+            let h = nest(Term::Const("k"), self.rng.below(len));
+            Goal::Tensor(
+                Box::new(Goal::Atom(hole_atom(h, "k"))),
+                Box::new(Goal::Erase),
+            )
+        } else {
+            Goal::Erase
+        };
+        ProgClause {
+            linear: false,
+            res: Res::Clause(q_atom(count), body),
+        }
+    }
+
+    /// A puzzle: a line of 4 to 7 holes, some moves and ends for `q`, and
+    /// a query `q N` for a count, or for any count (`q X`, `q (f X)`).  The
+    /// holes' states are `LINEAR` facts of the program or assumed by the
+    /// query (so that calls meet both kinds of facts), in a random order.
+    fn puzzle(&mut self) -> (Vec<ProgClause>, Goal) {
+        let len = 4 + self.rng.below(4);
+        let mut states: Vec<&'static str> = (0..len)
+            .map(|_| if self.rng.chance(70) { "k" } else { "m" })
+            .collect();
+        let empty = self.rng.below(len);
+        states[empty] = "m";
+        let mut order: Vec<usize> = (0..len).collect();
+        for i in (1..len).rev() {
+            let j = self.rng.below(i + 1);
+            order.swap(i, j);
+        }
+        let mut prog = Vec::new();
+        let mut assumed = Vec::new();
+        let query_share = self.rng.below(3);
+        for i in order {
+            let fact = hole_atom(nest(Term::Const("k"), i), states[i]);
+            if query_share > 0 && self.rng.chance(50 * query_share) {
+                assumed.push(Part {
+                    bang: false,
+                    res: Res::Fact(fact),
+                });
+            } else {
+                prog.push(ProgClause {
+                    linear: true,
+                    res: Res::Fact(fact),
+                });
+            }
+        }
+        let mut rules: Vec<ProgClause> = (0..2 + self.rng.below(4))
+            .map(|_| self.puzzle_move())
+            .collect();
+        for _ in 0..1 + self.rng.below(2) {
+            let at = self.rng.below(rules.len() + 1);
+            let end = self.puzzle_end(len);
+            rules.insert(at, end);
+        }
+        prog.extend(rules);
+        let pegs = states.iter().filter(|&&s| s == "k").count();
+        let count = match self.rng.below(4) {
+            0 => Term::Var(0),
+            1 => Term::F(Box::new(Term::Var(0))),
+            _ => nest(Term::Const("k"), self.rng.below(pegs.max(1))),
+        };
+        let call = Goal::Atom(q_atom(count));
+        let goal = if assumed.is_empty() {
+            call
+        } else {
+            Goal::Lolli(assumed, Box::new(call))
+        };
+        (prog, goal)
+    }
+}
+
+/// Puzzles (see [`Gen::puzzle`]): the look-ahead, its record of decisions
+/// by position, the index of ground facts and the memo table are at work
+/// on boards, start holes and move orders of every kind.
+fn run_puzzles(seed: u64, puzzles: usize) -> Tally {
+    let mut gen = Gen {
+        rng: Rng(seed),
+        next_binder: 0,
+        quantifiers: false,
+    };
+    let (mut compared, mut with_answers) = (0, 0);
+    for _ in 0..puzzles {
+        let (prog, goal) = gen.puzzle();
+        if let Some(answers) = compare(&prog, &goal) {
+            compared += 1;
+            with_answers += answers as usize;
+        }
+    }
+    Tally {
+        asked: puzzles,
+        compared,
+        with_answers,
+    }
+}
+
 /// The goal with its query variables renumbered so that `X` (number 0)
 /// appears before `Y` in its text, as the interpreter numbers them.
 fn in_order_of_appearance(g: Goal) -> Goal {
@@ -1249,6 +1446,11 @@ fn goals_with_many_quantifiers_agree_with_the_reference() {
 }
 
 #[test]
+fn puzzles_agree_with_the_reference() {
+    run_puzzles(0x5eed_7777_0000_0004, 300).worth(8, 5);
+}
+
+#[test]
 fn calls_among_many_clauses_agree_with_the_reference() {
     run_wide(0x5eed_5678_0000_0002, 60, 10).worth(8, 5);
 }
@@ -1271,16 +1473,17 @@ fn many_seeds_agree_with_the_reference() {
     let from = var("LOLLI_REFERENCE_FROM", 1);
     // A seed whose goals seldom have answers is no failure: the
     // generator's worth is judged over all the seeds.
-    let (mut plain, mut quantified, mut wide) =
-        (Tally::default(), Tally::default(), Tally::default());
+    let [mut plain, mut quantified, mut wide, mut puzzles] = [Tally::default(); 4];
     for seed in from..from + n {
         plain = plain + run(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, 150, 20, false);
         quantified = quantified + run(seed.wrapping_mul(0x6c8e_9cf5_7093_2bd5) | 1, 50, 20, true);
         wide = wide + run_wide(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1, 60, 10);
+        puzzles = puzzles + run_puzzles(seed.wrapping_mul(0x1405_7b7e_f767_814f) | 1, 300);
     }
     plain.worth(9, 10);
     quantified.worth(9, 10);
     wide.worth(8, 5);
+    puzzles.worth(8, 5);
 }
 
 #[test]
