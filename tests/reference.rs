@@ -1097,7 +1097,9 @@ impl Gen {
     /// holes' new states for `q N`: the seed program's shape, with its
     /// three lookups in a random order (so that a variable is first met
     /// inside `f (f A)`, or a lookup needs no variable of the first).
-    fn puzzle_move(&mut self) -> ProgClause {
+    /// With `named`, the first lookup may be `p A`, an unlimited fact of
+    /// the program naming a hole (a ground fact with no state).
+    fn puzzle_move(&mut self, named: bool) -> ProgClause {
         let a = Term::Local(0);
         let n = Term::Local(2);
         let stride = 1 + self.rng.below(2);
@@ -1121,6 +1123,13 @@ impl Gen {
             let j = self.rng.below(3);
             takes.swap(i, j);
         }
+        if named && self.rng.chance(50) {
+            let name = Atom {
+                pred: "p",
+                args: vec![holes[0].clone()],
+            };
+            takes.insert(0, Goal::Atom(name));
+        }
         let puts = [(from, "m"), (over, "m"), (to, "k")]
             .into_iter()
             .map(|(h, st)| Part {
@@ -1137,21 +1146,34 @@ impl Gen {
     }
 
     /// How a game may end: with no move left to make (`q k`), or at any
-    /// count (`q N`), and maybe with a peg in a given hole.
+    /// count (`q N`), and maybe with a peg in a given hole, or when no peg
+    /// can jump forward over its neighbour (a `not` over the lookups).
     fn puzzle_end(&mut self, len: usize) -> ProgClause {
         let count = if self.rng.chance(70) {
             Term::Const("k")
         } else {
             Term::Local(2)
         };
-        let body = if self.rng.chance(40) {
-            let h = nest(Term::Const("k"), self.rng.below(len));
-            Goal::Tensor(
-                Box::new(Goal::Atom(hole_atom(h, "k"))),
-                Box::new(Goal::Erase),
-            )
-        } else {
-            Goal::Erase
+        let body = match self.rng.below(8) {
+            0..=2 => {
+                let h = nest(Term::Const("k"), self.rng.below(len));
+                Goal::Tensor(
+                    Box::new(Goal::Atom(hole_atom(h, "k"))),
+                    Box::new(Goal::Erase),
+                )
+            }
+            3 => {
+                let a = Term::Local(0);
+                let jump = [(0, "k"), (1, "k"), (2, "m")]
+                    .into_iter()
+                    .map(|(i, st)| Goal::Atom(hole_atom(nest(a.clone(), i), st)))
+                    .collect();
+                Goal::Tensor(
+                    Box::new(Goal::Not(Box::new(conjunction(jump, false)))),
+                    Box::new(Goal::Erase),
+                )
+            }
+            _ => Goal::Erase,
         };
         ProgClause {
             linear: false,
@@ -1162,7 +1184,9 @@ impl Gen {
     /// A puzzle: a line of 4 to 7 holes, some moves and ends for `q`, and
     /// a query `q N` for a count, or for any count (`q X`, `q (f X)`).  The
     /// holes' states are `LINEAR` facts of the program or assumed by the
-    /// query (so that calls meet both kinds of facts), in a random order.
+    /// query (so that calls meet both kinds of facts), in a random order;
+    /// sometimes unlimited facts `p H` name holes for the moves to start
+    /// from.
     fn puzzle(&mut self) -> (Vec<ProgClause>, Goal) {
         let len = 4 + self.rng.below(4);
         let mut states: Vec<&'static str> = (0..len)
@@ -1176,6 +1200,21 @@ impl Gen {
             order.swap(i, j);
         }
         let mut prog = Vec::new();
+        let named = self.rng.chance(30);
+        if named {
+            for i in 0..len {
+                if self.rng.chance(80) {
+                    let name = Atom {
+                        pred: "p",
+                        args: vec![nest(Term::Const("k"), i)],
+                    };
+                    prog.push(ProgClause {
+                        linear: false,
+                        res: Res::Fact(name),
+                    });
+                }
+            }
+        }
         let mut assumed = Vec::new();
         let query_share = self.rng.below(3);
         for i in order {
@@ -1193,7 +1232,7 @@ impl Gen {
             }
         }
         let mut rules: Vec<ProgClause> = (0..2 + self.rng.below(4))
-            .map(|_| self.puzzle_move())
+            .map(|_| self.puzzle_move(named))
             .collect();
         for _ in 0..1 + self.rng.below(2) {
             let at = self.rng.below(rules.len() + 1);
