@@ -781,6 +781,16 @@ struct Gen {
 }
 
 impl Gen {
+    /// A generator drawing from `seed` (with `quantifiers`, goals full of
+    /// binders).
+    fn new(seed: u64, quantifiers: bool) -> Self {
+        Gen {
+            rng: Rng(seed),
+            next_binder: 0,
+            quantifiers,
+        }
+    }
+
     fn term(&mut self, k: &Kind) -> Term {
         if self.rng.chance(if self.quantifiers { 30 } else { 15 }) {
             return Term::F(Box::new(self.term(k)));
@@ -1260,11 +1270,7 @@ impl Gen {
 /// by position, the index of ground facts and the memo table are at work
 /// on boards, start holes and move orders of every kind.
 fn run_puzzles(seed: u64, puzzles: usize) -> Tally {
-    let mut gen = Gen {
-        rng: Rng(seed),
-        next_binder: 0,
-        quantifiers: false,
-    };
+    let mut gen = Gen::new(seed, false);
     let (mut compared, mut with_answers) = (0, 0);
     for _ in 0..puzzles {
         let (prog, goal) = gen.puzzle();
@@ -1368,11 +1374,7 @@ fn compare(prog: &[ProgClause], goal: &Goal) -> Option<bool> {
 
 /// Programs and goals with many clauses for `r` (see [`Gen::wide_goal`]).
 fn run_wide(seed: u64, programs: usize, goals: usize) -> Tally {
-    let mut gen = Gen {
-        rng: Rng(seed),
-        next_binder: 0,
-        quantifiers: false,
-    };
+    let mut gen = Gen::new(seed, false);
     let (mut compared, mut with_answers) = (0, 0);
     for _ in 0..programs {
         let prog = gen.wide_program();
@@ -1394,11 +1396,7 @@ fn run_wide(seed: u64, programs: usize, goals: usize) -> Tally {
 
 /// Random programs and goals (with `quantifiers`, goals full of binders).
 fn run(seed: u64, programs: usize, goals: usize, quantifiers: bool) -> Tally {
-    let mut gen = Gen {
-        rng: Rng(seed),
-        next_binder: 0,
-        quantifiers,
-    };
+    let mut gen = Gen::new(seed, quantifiers);
     let mut compared = 0;
     let mut with_answers = 0;
     for _ in 0..programs {
