@@ -190,16 +190,16 @@ struct PredIndex {
     arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
 }
 
-/// The buckets of a whole-atom key, and the argument buckets of the
-/// first atom indexed under it once all its arguments had keys: a ground
-/// atom assumed again (a hole of a board emptied and filled back) then
-/// finds every bucket it joins in one lookup.  The argument keys are kept
-/// with their buckets and compared before use, since a whole-atom key
-/// does not decide them (two atoms may share a hash).  They are kept only
-/// by the [`Context::index`] call that made the whole pair, so an argument
-/// pair kept is never younger than the whole pair (made by that call or
-/// before it), and forgetting the buckets made since a mark forgets such
-/// an entry with its arguments'.
+/// The buckets of a whole-atom key, and the argument buckets of the atom
+/// whose indexing made the key (when all its arguments had keys): a
+/// ground atom assumed again (a hole of a board emptied and filled back)
+/// then finds every bucket it joins in one lookup.  The argument keys are
+/// kept with their buckets and compared before use, since a whole-atom
+/// key does not decide them (two atoms may share a hash).  As only the
+/// [`Context::index`] call that made the whole pair keeps them, an
+/// argument pair kept is never younger than the whole pair (made by that
+/// call or before it), and forgetting the buckets made since a mark
+/// forgets such an entry with its arguments'.
 #[derive(Copy, Clone, Debug)]
 struct GroundKey {
     pair: [BucketId; 2],
