@@ -2,8 +2,10 @@
 //! are solved by the interpreter and by a small reference interpreter
 //! written here, directly from the rules of LANGUAGE.md §3–§5, and the two
 //! must give the same answers in the same order: plain, with `MEMO` on
-//! every predicate, and with proofs recorded (each one passed to the
-//! independent checker).
+//! every predicate (in a table of the default size, and in one of two
+//! keys, where keys are evicted and the interned terms renumbered all the
+//! time), and with proofs recorded (each one passed to the independent
+//! checker).
 //!
 //! The reference shares no code with the engine.  It keeps the context as a
 //! stack of clauses with a "consumed" flag per linear one, copies its state
@@ -1313,6 +1315,9 @@ enum Mode {
     Plain,
     /// Every predicate memoized.
     Memo,
+    /// Every predicate memoized in a table of two keys: keys are evicted
+    /// and the interned terms renumbered all the time.
+    MemoTight,
     /// Proofs recorded, and each answer's proof passed to the checker.
     Proofs,
 }
@@ -1325,9 +1330,12 @@ fn engine_answers(program: &str, goal: &str, mode: Mode) -> Result<Vec<String>, 
     }
     match mode {
         Mode::Plain => {}
-        Mode::Memo => {
+        Mode::Memo | Mode::MemoTight => {
             for (pred, _) in PREDS {
                 s.memoize(pred, "<test>").map_err(|e| format!("{e:?}"))?;
+            }
+            if let Mode::MemoTight = mode {
+                s.machine.memo.limit = 2;
             }
         }
         Mode::Proofs => s.machine.options.proofs = true,
@@ -1361,7 +1369,7 @@ fn compare(prog: &[ProgClause], goal: &Goal) -> Option<bool> {
     let goal = in_order_of_appearance(goal.clone());
     let expected = Reference::new(prog).answers(&goal, QUERY_VARS.len())?;
     let goal_text = goal_text(&goal);
-    for mode in [Mode::Plain, Mode::Memo, Mode::Proofs] {
+    for mode in [Mode::Plain, Mode::Memo, Mode::MemoTight, Mode::Proofs] {
         let got = engine_answers(&text, &goal_text, mode);
         assert_eq!(
             got,
@@ -1415,7 +1423,7 @@ fn run(seed: u64, programs: usize, goals: usize, quantifiers: bool) -> Tally {
                 continue;
             };
             let goal_text = goal_text(&goal);
-            for mode in [Mode::Plain, Mode::Memo, Mode::Proofs] {
+            for mode in [Mode::Plain, Mode::Memo, Mode::MemoTight, Mode::Proofs] {
                 let got = engine_answers(&text, &goal_text, mode);
                 assert_eq!(
                     got,
