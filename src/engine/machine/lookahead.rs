@@ -229,7 +229,7 @@ impl Machine {
     fn first_call_fails(&mut self, tpl: u32, item: Item, seen: &mut FirstSeen) -> bool {
         let t = self.templates[tpl as usize].clone();
         let conj = &t.conjuncts[item.alt as usize];
-        let Some(fc) = conj[0].first else {
+        let Some(fc) = &conj[0].first else {
             return false;
         };
         if self.special(fc.pred) {
@@ -261,10 +261,10 @@ impl Machine {
         // Clauses passed over one after the other see the same context:
         // one lookup serves those whose first calls have the same keys.
         let mut sub = match seen {
-            Some((k, c)) if *k == fc => *c,
+            Some((k, c)) if k == fc => *c,
             _ => {
                 let c = self.ctx.lookup(fc.pred, 8, || fc.keys, || fc.sig);
-                *seen = Some((fc, c));
+                *seen = Some((*fc, c));
                 c
             }
         };
