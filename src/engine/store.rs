@@ -224,6 +224,26 @@ impl Store {
     /// Unify two heap terms.  On failure, bindings already made stay on the
     /// trail (the caller backtracks).
     pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        // The commonest calls, two equal cells or a variable and a
+        // constant (`X is E`, `X = a`), decided without the work stack.
+        match (self.heap.deref(a), self.heap.deref(b)) {
+            (a, b) if a == b => return true,
+            // A number or a string: nothing to check, no age to lower.
+            (Cell::Ref(x), t @ (Cell::Int(_) | Cell::Str(_)))
+            | (t @ (Cell::Int(_) | Cell::Str(_)), Cell::Ref(x)) => {
+                self.bind_ground(x, t);
+                return true;
+            }
+            // A name: only its scope to check.
+            (Cell::Ref(x), t @ Cell::Atom(s)) | (t @ Cell::Atom(s), Cell::Ref(x)) => {
+                if self.heap.sym_birth(s) > self.heap.age(x) {
+                    return false;
+                }
+                self.bind_ground(x, t);
+                return true;
+            }
+            _ => {}
+        }
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
         pairs.push((a, b));
@@ -429,6 +449,8 @@ impl Store {
                     }
                 }
                 (Cell::Atom(p), Cell::Atom(q)) => p == q,
+                (Cell::Int(p), Cell::Int(q)) => p == q,
+                (Cell::Str(p), Cell::Str(q)) => p == q,
                 (Cell::Struct(p), Cell::Struct(q)) if p == q => true,
                 _ => self.unify_ground_at(a, b, 1),
             };
@@ -475,7 +497,9 @@ impl Store {
                         _ => return self.unify(g, h),
                     }
                 }
-                (Cell::Atom(a), Cell::Atom(b)) if a == b => return true,
+                (Cell::Atom(a), Cell::Atom(b)) => return a == b,
+                (Cell::Int(a), Cell::Int(b)) => return a == b,
+                (Cell::Str(a), Cell::Str(b)) => return a == b,
                 _ => return self.unify(g, h),
             }
         }
