@@ -434,31 +434,37 @@ impl Store {
             return self.unify_ground_at(g, h, 0);
         }
         // A variable at or above this address has no scoped name younger
-        // than it (see `Heap::no_scoped_names_after`).
+        // than it (see `Heap::no_scoped_names_after`).  It stays so while
+        // matching: variables are bound to subterms of the ground `h` only,
+        // which lowers no age.
         let free = self.heap.scoped_names_top();
-        for i in 0..n {
-            let a = self.heap.deref(self.heap.arg(x, i));
-            let b = self.heap.deref(self.heap.arg(y, i));
-            let ok = match (a, b) {
-                (Cell::Ref(v), _) => {
-                    if v.0 >= free || self.can_bind(v, b) {
-                        self.bind_ground(v, b);
-                        true
-                    } else {
-                        false
-                    }
+        (0..n).all(|i| self.ground_arg(x, y, i, free, 1))
+    }
+
+    /// Match argument `i` of the compound at `x` with that of the ground
+    /// compound at `y` (same functor), at nesting `depth`: the common
+    /// pairs (a variable, two constants, a shared subterm) in place, any
+    /// other through [`Store::unify_ground_at`].  `free` is
+    /// [`Heap::scoped_names_top`].
+    #[inline(always)]
+    fn ground_arg(&mut self, x: Addr, y: Addr, i: u32, free: u32, depth: u32) -> bool {
+        let a = self.heap.deref(self.heap.arg(x, i));
+        let b = self.heap.deref(self.heap.arg(y, i));
+        match (a, b) {
+            (Cell::Ref(v), _) => {
+                if v.0 >= free || self.can_bind(v, b) {
+                    self.bind_ground(v, b);
+                    true
+                } else {
+                    false
                 }
-                (Cell::Atom(p), Cell::Atom(q)) => p == q,
-                (Cell::Int(p), Cell::Int(q)) => p == q,
-                (Cell::Str(p), Cell::Str(q)) => p == q,
-                (Cell::Struct(p), Cell::Struct(q)) if p == q => true,
-                _ => self.unify_ground_at(a, b, 1),
-            };
-            if !ok {
-                return false;
             }
+            (Cell::Atom(p), Cell::Atom(q)) => p == q,
+            (Cell::Int(p), Cell::Int(q)) => p == q,
+            (Cell::Str(p), Cell::Str(q)) => p == q,
+            (Cell::Struct(p), Cell::Struct(q)) if p == q => true,
+            _ => self.unify_ground_at(a, b, depth),
         }
-        true
     }
 
     /// [`Store::unify_ground`] at nesting `depth`: recursion over all but the
@@ -485,11 +491,9 @@ impl Store {
                         Cell::Functor(_, n)
                             if n > 0 && depth < GROUND_DEPTH && fx == self.heap.get(y) =>
                         {
-                            for i in 0..n - 1 {
-                                let (a, b) = (self.heap.arg(x, i), self.heap.arg(y, i));
-                                if !self.unify_ground_at(a, b, depth + 1) {
-                                    return false;
-                                }
+                            let free = self.heap.scoped_names_top();
+                            if !(0..n - 1).all(|i| self.ground_arg(x, y, i, free, depth + 1)) {
+                                return false;
                             }
                             g = self.heap.arg(x, n - 1);
                             h = self.heap.arg(y, n - 1);
