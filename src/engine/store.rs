@@ -12,7 +12,7 @@
 //! give the old `X` a constant `x` made after it through the young `Y`.
 
 use super::trail::{Trail, Undo};
-use crate::term::{Addr, Cell, Heap};
+use crate::term::{Addr, Cell, Heap, SymId};
 
 /// How deep [`Store::unify_ground`] recurses before handing over to the
 /// iterative [`Store::unify`].
@@ -131,6 +131,10 @@ impl Store {
                         }
                         t = self.heap.arg(a, 0);
                     }
+                    Cell::Functor(f, n) => match self.constant_args(a, f, n, age) {
+                        Some(ok) => return ok,
+                        None => break,
+                    },
                     _ => break,
                 },
                 Cell::Ref(a) => return a != v,
@@ -212,6 +216,23 @@ impl Store {
         ok
     }
 
+    /// For the compound at `a` (functor `f` of arity `n`) whose arguments
+    /// are all numbers, strings or names (`h 3 4`), whether a variable of
+    /// age `age` may be bound to it, decided without the work stack of the
+    /// general walk; `None` when an argument is of another kind.
+    #[inline]
+    fn constant_args(&self, a: Addr, f: SymId, n: u32, age: u32) -> Option<bool> {
+        let mut ok = self.heap.sym_birth(f) <= age;
+        for i in 0..n {
+            match self.heap.deref(self.heap.arg(a, i)) {
+                Cell::Int(_) | Cell::Str(_) => {}
+                Cell::Atom(s) => ok &= self.heap.sym_birth(s) <= age,
+                _ => return None,
+            }
+        }
+        Some(ok)
+    }
+
     /// Whether a variable of age `age` may hold eigenvariable `e`.
     #[inline]
     fn eigen_ok(&self, age: u32, e: u32) -> bool {
@@ -221,47 +242,76 @@ impl Store {
         }
     }
 
-    /// Unify two heap terms.  On failure, bindings already made stay on the
-    /// trail (the caller backtracks).
-    pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
-        // The commonest calls, two equal cells or a variable and a
-        // constant (`X is E`, `X = a`), decided without the work stack.
-        match (self.heap.deref(a), self.heap.deref(b)) {
-            (a, b) if a == b => return true,
-            // A number or a string: nothing to check, no age to lower.
+    /// A pair of dereferenced cells that unifies or fails without a look
+    /// inside either: equal cells, a variable and another variable or a
+    /// constant, two different constants; `None` for any other pair.  A
+    /// number or a string needs no check and lowers no age; a name only
+    /// its scope checked.
+    #[inline(always)]
+    fn simple_pair(&mut self, a: Cell, b: Cell) -> Option<bool> {
+        match (a, b) {
+            _ if a == b => Some(true),
+            (Cell::Ref(x), Cell::Ref(y)) => {
+                if x < y {
+                    self.bind(y, a);
+                } else {
+                    self.bind(x, b);
+                }
+                Some(true)
+            }
             (Cell::Ref(x), t @ (Cell::Int(_) | Cell::Str(_)))
             | (t @ (Cell::Int(_) | Cell::Str(_)), Cell::Ref(x)) => {
                 self.bind_ground(x, t);
-                return true;
+                Some(true)
             }
-            // A name: only its scope to check.
             (Cell::Ref(x), t @ Cell::Atom(s)) | (t @ Cell::Atom(s), Cell::Ref(x)) => {
                 if self.heap.sym_birth(s) > self.heap.age(x) {
-                    return false;
+                    return Some(false);
                 }
                 self.bind_ground(x, t);
-                return true;
+                Some(true)
             }
-            _ => {}
+            (
+                Cell::Atom(_) | Cell::Int(_) | Cell::Str(_),
+                Cell::Atom(_) | Cell::Int(_) | Cell::Str(_),
+            ) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Unify two heap terms.  On failure, bindings already made stay on the
+    /// trail (the caller backtracks).
+    pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        // The commonest calls (`X is E`, `X = a`) are decided without the
+        // work stack.
+        let (a, b) = (self.heap.deref(a), self.heap.deref(b));
+        if let Some(ok) = self.simple_pair(a, b) {
+            return ok;
         }
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        pairs.push((a, b));
         let mut ok = true;
-        while let Some((a, b)) = pairs.pop() {
-            let a = self.heap.deref(a);
-            let b = self.heap.deref(b);
-            if a == b {
-                continue;
-            }
-            match (a, b) {
-                (Cell::Ref(x), Cell::Ref(y)) => {
-                    if x < y {
-                        self.bind(y, a);
-                    } else {
-                        self.bind(x, b);
+        // The first pair is known not simple; each later one is checked.
+        let mut first = Some((a, b));
+        'pairs: loop {
+            let (a, b) = match first.take() {
+                Some(pair) => pair,
+                None => {
+                    let Some((a, b)) = pairs.pop() else {
+                        break;
+                    };
+                    let (a, b) = (self.heap.deref(a), self.heap.deref(b));
+                    match self.simple_pair(a, b) {
+                        Some(true) => continue,
+                        Some(false) => {
+                            ok = false;
+                            break;
+                        }
+                        None => (a, b),
                     }
                 }
+            };
+            match (a, b) {
                 (Cell::Ref(x), t) | (t, Cell::Ref(x)) => {
                     if !self.can_bind(x, t) {
                         ok = false;
@@ -291,8 +341,24 @@ impl Store {
                                 continue;
                             }
                         }
-                        for i in (0..n).rev() {
-                            pairs.push((self.heap.arg(x, i), self.heap.arg(y, i)));
+                        // The leading simple pairs of arguments (`h 3 2 =
+                        // h R K`) in place, the rest on the stack: the same
+                        // order as all of them on the stack.
+                        let mut i = 0;
+                        while i < n {
+                            let p = self.heap.deref(self.heap.arg(x, i));
+                            let q = self.heap.deref(self.heap.arg(y, i));
+                            match self.simple_pair(p, q) {
+                                Some(true) => i += 1,
+                                Some(false) => {
+                                    ok = false;
+                                    break 'pairs;
+                                }
+                                None => break,
+                            }
+                        }
+                        for j in (i..n).rev() {
+                            pairs.push((self.heap.arg(x, j), self.heap.arg(y, j)));
                         }
                     }
                 }
