@@ -220,7 +220,7 @@ impl Store {
     /// are all numbers, strings or names (`h 3 4`), whether a variable of
     /// age `age` may be bound to it, decided without the work stack of the
     /// general walk; `None` when an argument is of another kind.
-    #[inline]
+    #[inline(always)]
     fn constant_args(&self, a: Addr, f: SymId, n: u32, age: u32) -> Option<bool> {
         let mut ok = self.heap.sym_birth(f) <= age;
         for i in 0..n {
@@ -645,6 +645,52 @@ mod tests {
         assert_eq!(s.deref(x), Cell::Atom(sym::NIL));
         s.undo_to(mark, |_| {});
         assert_eq!(s.deref(x), x);
+    }
+
+    #[test]
+    fn compounds_of_constants_match_argument_by_argument() {
+        let mut s = Store::new();
+        let mut syms = Symbols::new();
+        let (h, g) = (syms.intern("h"), syms.intern("g"));
+        let (r, k) = (s.heap.new_var(), s.heap.new_var());
+        let ground = s.heap.new_struct(h, &[Cell::Int(3), Cell::Int(2)]);
+        let open = s.heap.new_struct(h, &[r, k]);
+        s.hb = s.heap.len() as u32;
+        let mark = s.trail.mark();
+        assert!(s.unify(ground, open));
+        assert_eq!((s.deref(r), s.deref(k)), (Cell::Int(3), Cell::Int(2)));
+        s.undo_to(mark, |_| {});
+        assert_eq!((s.deref(r), s.deref(k)), (r, k));
+        // A constant pair that differs fails, after the ones before it.
+        let other = s.heap.new_struct(h, &[r, Cell::Atom(g)]);
+        assert!(!s.unify(ground, other));
+        s.undo_to(mark, |_| {});
+        // A simple pair after a compound one keeps its order.
+        let inner = s.heap.new_struct(g, &[r]);
+        let left = s.heap.new_struct(h, &[inner, r]);
+        let g2 = s.heap.new_struct(g, &[Cell::Int(2)]);
+        let right = s.heap.new_struct(h, &[g2, Cell::Int(3)]);
+        assert!(!s.unify(left, right));
+        s.undo_to(mark, |_| {});
+        let right = s.heap.new_struct(h, &[g2, Cell::Int(2)]);
+        assert!(s.unify(left, right));
+        assert_eq!(s.deref(r), Cell::Int(2));
+    }
+
+    #[test]
+    fn a_compound_of_constants_holds_no_name_younger_than_its_variable() {
+        let mut s = Store::new();
+        let mut syms = Symbols::new();
+        let (h, local) = (syms.intern("h"), syms.intern("local"));
+        let old = s.heap.new_var();
+        s.heap.set_sym_birth(local);
+        let young = s.heap.new_var();
+        let with_name = s.heap.new_struct(h, &[Cell::Int(1), Cell::Atom(local)]);
+        let plain = s.heap.new_struct(h, &[Cell::Int(1), Cell::Int(2)]);
+        assert!(!s.unify(old, with_name));
+        assert!(!s.unify(old, Cell::Atom(local)));
+        assert!(s.unify(young, with_name));
+        assert!(s.unify(old, plain));
     }
 
     #[test]
