@@ -231,10 +231,14 @@ fn memo_memory() -> usize {
     machine_memory().map_or(crate::engine::memo::DEFAULT_MEMO_BYTES, |m| m / 4)
 }
 
-/// The machine's memory in bytes, from `/proc/meminfo`.
+/// The machine's memory in bytes, from `/proc/meminfo` (read once: both
+/// bounds above need it).
 fn machine_memory() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    memory_from_meminfo(&text)
+    static MEMORY: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *MEMORY.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        memory_from_meminfo(&text)
+    })
 }
 
 /// `MemTotal` in a `/proc/meminfo` text, in bytes.
