@@ -48,6 +48,25 @@ fn a_goal_may_be_written_with_the_query_prompt() {
 }
 
 #[test]
+fn a_program_file_may_start_with_a_byte_order_mark() {
+    // As saved by editors on Windows, with CRLF line ends; `--o` finds
+    // the module by its name all the same.
+    let dir = temp_dir("bom");
+    write_file(
+        &dir.join("marked.lolli"),
+        "\u{feff}MODULE marked.\r\nLINEAR p a.\r\nq X :- p X.\r\n",
+    );
+    assert_eq!(
+        lolli_in(&dir, &["marked.lolli", "-e", "q X"], "", &[]),
+        ok("X = a\n")
+    );
+    assert_eq!(
+        lolli_in(&dir, &["-e", "marked --o q X"], "", &[]),
+        ok("X = a\n")
+    );
+}
+
+#[test]
 fn a_goal_with_no_variables_answers_yes_or_no() {
     assert_eq!(lolli(&["-e", "true"]), ok("yes\n"));
     assert_eq!(lolli(&["-e", "fail"]), status("no\n", 1));

@@ -270,6 +270,20 @@ fn comments_and_whitespace_are_skipped() {
 }
 
 #[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    // Spans still count its three bytes; elsewhere it is no blank.
+    let (ts, errors) = tokenize("\u{feff}p a.");
+    assert_eq!(errors, vec![]);
+    assert_eq!(ts[0], (3, name("p"), 4));
+    assert_eq!(
+        program("\u{feff}LINEAR p a.\r\np b."),
+        vec!["LINEAR (p a)", "(p b)"]
+    );
+    let (_, errors) = tokenize("p \u{feff}a");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
 fn block_comments_run_to_the_first_close() {
     use Token::*;
     assert_eq!(

@@ -67,11 +67,17 @@ pub fn is_name_start(c: char) -> bool {
 }
 
 impl<'a> Lexer<'a> {
-    /// A lexer at the start of `src`.
+    /// A lexer at the start of `src`, past a byte order mark (U+FEFF, which
+    /// editors on Windows put at the start of UTF-8 files); spans still
+    /// count from the start of `src`.
     pub fn new(src: &'a str) -> Self {
         Lexer {
             src,
-            pos: 0,
+            pos: if src.starts_with('\u{feff}') {
+                '\u{feff}'.len_utf8()
+            } else {
+                0
+            },
             after_term: false,
         }
     }
