@@ -64,6 +64,11 @@ fn a_program_file_may_start_with_a_byte_order_mark() {
         lolli_in(&dir, &["-e", "marked --o q X"], "", &[]),
         ok("X = a\n")
     );
+    // A script piped to the top level, its first line a command.
+    assert_eq!(
+        lolli_in(&dir, &[], "\u{feff}:load marked.lolli\r\nq X.\r\n", &[]),
+        ok("loaded marked.lolli\nX = a\n")
+    );
 }
 
 #[test]

@@ -249,11 +249,18 @@ pub fn run(
 
 /// Lines of the process's stdin (read one at a time, never held locked, so
 /// the `read` built-in can share it); text that is not UTF-8 is an error.
+/// A byte order mark at the start of the input is dropped, as the lexer
+/// skips one at the start of a text: here the first line may be a
+/// `:`-command, which is recognized before any lexing.
 pub fn stdin_lines() -> impl FnMut() -> std::io::Result<Option<String>> {
-    || {
+    let mut first = true;
+    move || {
         let mut line = String::new();
         match std::io::stdin().read_line(&mut line)? {
             0 => Ok(None),
+            _ if std::mem::take(&mut first) && line.starts_with('\u{feff}') => {
+                Ok(Some(line.split_off('\u{feff}'.len_utf8())))
+            }
             _ => Ok(Some(line)),
         }
     }
