@@ -1119,6 +1119,15 @@ fn spellings_from_other_languages_get_a_hint() {
     assert_eq!(hint("!a"), bang);
     assert_eq!(hint("p, ! (q ; r)"), bang);
     assert_eq!(hint("p, !, q"), cut);
+    assert_eq!(
+        hint("\\+ member a L"),
+        Some("negation is written `not G`: `\\+ G` is `not G`".to_string())
+    );
+    assert_eq!(
+        hint("p X, X \\= a"),
+        Some("`A \\= B` is written `not (A = B)`".to_string())
+    );
+    assert_eq!(hint("X \\== a"), None);
     assert_eq!(hint("X = [1,2]"), list);
     assert_eq!(hint("X = []"), list);
     // The span stays on the offending text.

@@ -558,13 +558,19 @@ fn translate(
 /// How Lolli writes a construct that another logic language spells
 /// differently, when the error at `span` in `src` falls on one: λProlog's
 /// quantifiers `pi x \ G` and `sigma x \ G` (the error is at the `\`),
-/// linear logic's `!G`, Prolog's cut `!` and list
-/// brackets.  Looking at the text, not at tokens, covers lexical and
+/// linear logic's `!G`, Prolog's cut `!`, negation `\+ G`, `A \= B` and
+/// list brackets.  Looking at the text, not at tokens, covers lexical and
 /// grammar errors alike.
 fn hint(src: &str, span: &Span) -> Option<String> {
     let at = src.get(span.start..)?;
     let before = src.get(..span.start)?;
     match at.chars().next()? {
+        '\\' if at.starts_with("\\+") => {
+            Some("negation is written `not G`: `\\+ G` is `not G`".to_string())
+        }
+        '\\' if at.starts_with("\\=") && !at.starts_with("\\==") => {
+            Some("`A \\= B` is written `not (A = B)`".to_string())
+        }
         '\\' => {
             // `pi x \`: a quantifier word, then the bound name.
             let rest = before.trim_end();
