@@ -434,11 +434,26 @@ impl Machine {
                     origin,
                 )
                 .note(FORALL_PREDICATE),
-            ClauseError::NotAClause(c) => self.goal_error(
-                format!("`{}` is not a clause and cannot be assumed", self.show(c)),
-                goal,
-                origin,
-            ),
+            ClauseError::NotAClause(c) => {
+                let e = self.goal_error(
+                    format!("`{}` is not a clause and cannot be assumed", self.show(c)),
+                    goal,
+                    origin,
+                );
+                // `N <= 3` meant as a comparison assumes the number 3.
+                let reverse = match self.store.heap.deref(goal) {
+                    Cell::Struct(a) => matches!(self.store.heap.get(a),
+                        Cell::Functor(f, 2) if self.symbols.name(f) == "<="),
+                    _ => false,
+                };
+                if reverse && matches!(c, Cell::Int(_)) {
+                    e.note(
+                        "`<=` is the implication `G <= D` (`D => G`); less than or equal is `=<`",
+                    )
+                } else {
+                    e
+                }
+            }
             ClauseError::HasBinder => self.goal_error("unexpected quantifier", goal, origin),
             ClauseError::Exists => self
                 .goal_error(crate::logic::clause::EXISTS_IN_CLAUSE, goal, origin)
