@@ -8,7 +8,7 @@
 //!
 //! Codes: `E001` syntax, `E002` load, `E003` runtime (anything that stops
 //! a query once it runs, a rejected proof included); warnings
-//! `W001`..`W008` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
+//! `W001`..`W009` (one per [`WarningKind`]).  A warning rendered with [`Severity::Error`]
 //! (the command line's `-W error`) keeps its code.
 //!
 //! A source line longer than [`LONG_LINE`] bytes (a generated clause, a
@@ -201,6 +201,9 @@ pub enum WarningKind {
     /// A predicate given to `--moves` or `:moves` that no clause defines
     /// (at the arity given).
     MovesUnknown,
+    /// A number or a string where a goal or a clause is expected (often
+    /// `X <= 3` meant as a comparison): reaching it stops the query.
+    NotAFormula,
 }
 
 impl WarningKind {
@@ -215,6 +218,7 @@ impl WarningKind {
             WarningKind::MemoSideEffect => "W006",
             WarningKind::MemoUnknown => "W007",
             WarningKind::MovesUnknown => "W008",
+            WarningKind::NotAFormula => "W009",
         }
     }
 }

@@ -13,7 +13,9 @@
 //!   clauses may repeat: two copies of a resource are two resources);
 //! - a `MEMO` predicate whose search can run a built-in with side effects,
 //!   or that nothing defines (also for `--memo` and `:memo`, through
-//!   [`memo_command`]).
+//!   [`memo_command`]);
+//! - a number or a string written where a goal or a clause belongs
+//!   (`p X :- X <= 3`, read as `(p X :- X) <= 3`): reaching it is an error.
 //!
 //! The analysis is static and errs on the side of silence: a call whose
 //! predicate is a variable is never reported, and once a program assumes a
@@ -108,6 +110,21 @@ struct Facts {
     heads: Vec<Name>,
     calls: Vec<Name>,
     effects: Vec<Name>,
+    /// Numbers and strings in the place of a goal or a clause, in the
+    /// files being checked.
+    literals: Vec<Literal>,
+}
+
+/// A number or a string where a formula belongs (see [`Walk::literal`]).
+struct Literal {
+    file: FileId,
+    span: Span,
+    /// The number, or `None` for a string.
+    number: Option<i64>,
+    /// A goal's place (else a clause's).
+    goal: bool,
+    /// An operand of `<=`.
+    implication: bool,
 }
 
 /// What one top-level clause defines and reaches: its ranges of
@@ -175,6 +192,7 @@ pub fn check(
     for (file, items) in checked {
         memo_effects(*file, items, &facts, &mut out);
     }
+    literals(&facts, &mut out);
     out.sort_by(|a, b| {
         (a.file, a.span.start, a.kind, &a.message).cmp(&(b.file, b.span.start, b.kind, &b.message))
     });
@@ -349,6 +367,7 @@ impl<'t> Walk<'_, 't> {
             // continuation-passing style of Lolli programs nearly every
             // predicate calls one, and what it holds is known only at run
             // time; LANGUAGE.md section 10 says so.)
+            self.literal(t, true, false);
             return;
         };
         let arity = args.len() as u32;
@@ -372,8 +391,13 @@ impl<'t> Walk<'_, 't> {
                 self.push(Role::Goal(a));
             }
             ("-o" | "=>", [d, g]) | (":-" | "<=", [g, d]) => {
-                self.push(Role::Goal(g));
-                self.push(Role::Assumed(d));
+                let le = name == "<=";
+                if !(le && self.literal(g, true, true)) {
+                    self.push(Role::Goal(g));
+                }
+                if !(le && self.literal(d, false, true)) {
+                    self.push(Role::Assumed(d));
+                }
             }
             ("--o", [m, g]) => {
                 module(m, self.facts);
@@ -428,6 +452,28 @@ impl<'t> Walk<'_, 't> {
         }
     }
 
+    /// Whether `t`, in the place of a goal (`goal`) or a clause, is a
+    /// number or a string, which no proof can use: recorded then, for a
+    /// file being checked.  `implication` tells that it is an operand of
+    /// `<=`, most likely meant as a comparison.
+    fn literal(&mut self, t: &Term, goal: bool, implication: bool) -> bool {
+        let number = match t.kind {
+            TermKind::Int(n) => Some(n),
+            TermKind::Str(_) => None,
+            _ => return false,
+        };
+        if let Some(file) = self.file {
+            self.facts.literals.push(Literal {
+                file,
+                span: t.span.clone(),
+                number,
+                goal,
+                implication,
+            });
+        }
+        true
+    }
+
     /// Record the call `t` of `name` with `arity` arguments.
     fn call(&mut self, name: &str, arity: u32, t: &Term) {
         let n = self.facts.names.id(name);
@@ -452,6 +498,9 @@ impl<'t> Walk<'_, 't> {
             }
             _ => {}
         }
+        if self.literal(t, false, false) {
+            return;
+        }
         let Some((name, args)) = atom(t) else {
             // A head applied through a variable (`P X`) or not a clause at all:
             // the loader reports the latter.
@@ -467,8 +516,13 @@ impl<'t> Walk<'_, 't> {
                 self.push(Role::Clause(a));
             }
             (Some(":-" | "<="), [r, g]) | (Some("-o" | "=>"), [g, r]) => {
-                self.push(Role::Goal(g));
-                self.push(Role::Clause(r));
+                let le = connective == Some("<=");
+                if !(le && self.literal(g, true, true)) {
+                    self.push(Role::Goal(g));
+                }
+                if !(le && self.literal(r, false, true)) {
+                    self.push(Role::Clause(r));
+                }
             }
             (Some("true"), []) => {}
             _ => {
@@ -501,6 +555,37 @@ fn module(m: &Term, facts: &mut Facts) {
 }
 
 // ------------------------------------------------------------------ MEMO
+
+/// W009: a number or a string in the place of a goal or a clause.  Proving
+/// or assuming it stops the query with an error (a runtime error, since the
+/// clause may never be used); written as an operand of `<=` it was most
+/// likely meant as a comparison.
+fn literals(facts: &Facts, out: &mut Vec<Warning>) {
+    for l in &facts.literals {
+        let (what, place, doing) = match (l.number, l.goal) {
+            (Some(n), true) => (format!("`{n}` is a number"), "goal", "proving"),
+            (Some(n), false) => (format!("`{n}` is a number"), "clause", "assuming"),
+            (None, true) => ("this is a string".to_string(), "goal", "proving"),
+            (None, false) => ("this is a string".to_string(), "clause", "assuming"),
+        };
+        let mut notes = Vec::new();
+        if l.implication {
+            notes.push(
+                "`<=` is the implication `G <= D` (`D => G`), at the level of `:-`: \
+                 `p X :- X <= 3` reads as `(p X :- X) <= 3`; less than or equal is `=<`"
+                    .to_string(),
+            );
+        }
+        out.push(Warning {
+            kind: WarningKind::NotAFormula,
+            file: l.file,
+            span: l.span.clone(),
+            message: format!("{what}, not a {place}: {doing} it stops the query with an error"),
+            related: Vec::new(),
+            notes,
+        });
+    }
+}
 
 /// W006: a `MEMO` predicate whose search can run a built-in with side
 /// effects (then a recorded failure may not be a failure next time); W007:
