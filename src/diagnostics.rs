@@ -202,7 +202,8 @@ pub enum WarningKind {
     /// (at the arity given).
     MovesUnknown,
     /// A number or a string where a goal or a clause is expected (often
-    /// `X <= 3` meant as a comparison): reaching it stops the query.
+    /// `X <= 3` meant as a comparison): reaching it stops the query.  Also
+    /// a clause whose head is an arithmetic expression (`dir 0 -1.`).
     NotAFormula,
 }
 

@@ -1142,3 +1142,26 @@ fn spellings_from_other_languages_get_a_hint() {
     let hints: Vec<_> = errors.into_iter().map(|e| e.hint).collect();
     assert_eq!(hints, vec![exists, list]);
 }
+
+#[test]
+fn a_negative_argument_written_without_brackets_gets_a_hint() {
+    let hint = |src: &str| goal_err(src).hint;
+    let brackets = Some(
+        "a negative number as an argument is written in brackets, as in `f (-1)`: \
+         `f -1` is the subtraction `f - 1`"
+            .to_string(),
+    );
+    // `dir -1 0` is `dir - 1` followed by `0`.
+    assert_eq!(hint("dir -1 0"), brackets);
+    assert_eq!(hint("q X -12 Y"), brackets);
+    assert_eq!(hint("f (g a) -1 (h b)"), brackets);
+    assert_eq!(goal_err("dir -1 0").span, 7..8);
+    // Not when the minus stands apart from the digits, or after `is`,
+    // where `-1` is a number.
+    assert_eq!(hint("dir - 1 0"), None);
+    assert_eq!(hint("X is -1 2"), None);
+    assert_eq!(hint("dir (-1) 0 0 )"), None);
+    let (_, errors) = parse_program("dir 1 0.\ndir -1 0.\n");
+    let hints: Vec<_> = errors.into_iter().map(|e| e.hint).collect();
+    assert_eq!(hints, vec![brackets]);
+}

@@ -15,7 +15,10 @@
 //!   or that nothing defines (also for `--memo` and `:memo`, through
 //!   [`memo_command`]);
 //! - a number or a string written where a goal or a clause belongs
-//!   (`p X :- X <= 3`, read as `(p X :- X) <= 3`): reaching it is an error.
+//!   (`p X :- X <= 3`, read as `(p X :- X) <= 3`): reaching it is an error;
+//!   and a clause whose head is an arithmetic expression (`dir 0 -1.`, read
+//!   as `dir 0 - 1`: a clause for `-`), whose calls also get a note when
+//!   nothing defines them.
 //!
 //! The analysis is static and errs on the side of silence: a call whose
 //! predicate is a variable is never reported, and once a program assumes a
@@ -115,16 +118,41 @@ struct Facts {
     literals: Vec<Literal>,
 }
 
-/// A number or a string where a formula belongs (see [`Walk::literal`]).
+/// A number or a string where a formula belongs (see [`Walk::literal`]),
+/// or a clause whose head is an arithmetic expression.
 struct Literal {
     file: FileId,
     span: Span,
-    /// The number, or `None` for a string.
-    number: Option<i64>,
+    what: Misplaced,
     /// A goal's place (else a clause's).
     goal: bool,
     /// An operand of `<=`.
     implication: bool,
+}
+
+/// What [`Literal`] found.
+enum Misplaced {
+    Number(i64),
+    Str,
+    /// A clause head `A op B` for one of [`ARITHMETIC`].
+    Arithmetic(&'static str),
+}
+
+/// The binary arithmetic operators: as the name of a clause head or a
+/// call, most likely an expression written where an atom was meant
+/// (`dir 0 -1` is `dir 0 - 1`).
+const ARITHMETIC: [&str; 4] = ["+", "-", "*", "/"];
+
+/// A note for a call or a head named by an arithmetic operator.
+fn arithmetic_note(name: &str, arity: u32) -> Option<String> {
+    match (name, arity) {
+        ("-", 2) => Some(crate::syntax::NEGATIVE_ARGUMENT.to_string()),
+        ("+" | "*" | "/", 2) => Some(format!(
+            "`{name}` is arithmetic, evaluated by `is` and the comparisons (`X is A {name} B`); \
+             as a formula it names a predicate `{name}`"
+        )),
+        _ => None,
+    }
 }
 
 /// What one top-level clause defines and reaches: its ranges of
@@ -457,21 +485,26 @@ impl<'t> Walk<'_, 't> {
     /// file being checked.  `implication` tells that it is an operand of
     /// `<=`, most likely meant as a comparison.
     fn literal(&mut self, t: &Term, goal: bool, implication: bool) -> bool {
-        let number = match t.kind {
-            TermKind::Int(n) => Some(n),
-            TermKind::Str(_) => None,
+        let what = match t.kind {
+            TermKind::Int(n) => Misplaced::Number(n),
+            TermKind::Str(_) => Misplaced::Str,
             _ => return false,
         };
+        self.misplaced(t, what, goal, implication);
+        true
+    }
+
+    /// Record `what`, found at `t`, for a file being checked.
+    fn misplaced(&mut self, t: &Term, what: Misplaced, goal: bool, implication: bool) {
         if let Some(file) = self.file {
             self.facts.literals.push(Literal {
                 file,
                 span: t.span.clone(),
-                number,
+                what,
                 goal,
                 implication,
             });
         }
-        true
     }
 
     /// Record the call `t` of `name` with `arity` arguments.
@@ -526,6 +559,11 @@ impl<'t> Walk<'_, 't> {
             }
             (Some("true"), []) => {}
             _ => {
+                if let (Some(op), 2) = (connective, args.len()) {
+                    if let Some(&op) = ARITHMETIC.iter().find(|&&a| a == op) {
+                        self.misplaced(t, Misplaced::Arithmetic(op), false, false);
+                    }
+                }
                 let n = self.facts.names.id(name);
                 let pred = (n, args.len() as u32);
                 self.work
@@ -562,11 +600,27 @@ fn module(m: &Term, facts: &mut Facts) {
 /// likely meant as a comparison.
 fn literals(facts: &Facts, out: &mut Vec<Warning>) {
     for l in &facts.literals {
-        let (what, place, doing) = match (l.number, l.goal) {
-            (Some(n), true) => (format!("`{n}` is a number"), "goal", "proving"),
-            (Some(n), false) => (format!("`{n}` is a number"), "clause", "assuming"),
-            (None, true) => ("this is a string".to_string(), "goal", "proving"),
-            (None, false) => ("this is a string".to_string(), "clause", "assuming"),
+        let (place, doing) = match l.goal {
+            true => ("goal", "proving"),
+            false => ("clause", "assuming"),
+        };
+        let what = match l.what {
+            Misplaced::Number(n) => format!("`{n}` is a number"),
+            Misplaced::Str => "this is a string".to_string(),
+            Misplaced::Arithmetic(op) => {
+                out.push(Warning {
+                    kind: WarningKind::NotAFormula,
+                    file: l.file,
+                    span: l.span.clone(),
+                    message: format!(
+                        "this clause's head is an arithmetic expression: \
+                         the clause defines `{op}` with 2 arguments"
+                    ),
+                    related: Vec::new(),
+                    notes: arithmetic_note(op, 2).into_iter().collect(),
+                });
+                continue;
+            }
         };
         let mut notes = Vec::new();
         if l.implication {
@@ -918,6 +972,7 @@ pub fn goal_check(
                  the call fails",
                 plural(arity)
             )];
+            notes.extend(arithmetic_note(name, arity));
             if local(name, arity) {
                 notes.push(format!(
                     "`{name}` is a LOCAL name of a loaded module: only that module's \
@@ -1056,6 +1111,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                  the call fails",
                 plural(arity)
             )];
+            notes.extend(arithmetic_note(name, arity));
             let defined = defined.get_or_insert_with(|| defined_names(facts));
             notes.extend(did_you_mean(name, defined));
             out.push(Warning {

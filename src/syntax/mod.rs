@@ -609,8 +609,41 @@ fn hint(src: &str, span: &Span) -> Option<String> {
             "lists are written with `::` and `nil`: `[a, b]` is `a :: b :: nil`, `[H|T]` is `H :: T`, `[]` is `nil`"
                 .to_string(),
         ),
+        c if starts_term(c) && after_negative_argument(before) => {
+            Some(NEGATIVE_ARGUMENT.to_string())
+        }
         _ => None,
     }
+}
+
+/// Advice for `f -1` written for `f (-1)`: a syntax error when more
+/// arguments follow (`dir -1 0`), and a clause or call of `-` otherwise
+/// (the load-time warnings give it then).
+pub(crate) const NEGATIVE_ARGUMENT: &str = "a negative number as an argument is written in \
+     brackets, as in `f (-1)`: `f -1` is the subtraction `f - 1`";
+
+/// Whether a term can start with `c`.
+fn starts_term(c: char) -> bool {
+    lexer::is_ident_char(c) || "({'\"".contains(c)
+}
+
+/// Whether `before` ends with an argument, a space, and a number with a
+/// minus sign written against it (`dir -1`), which reads as a subtraction.
+fn after_negative_argument(before: &str) -> bool {
+    let rest = before.trim_end();
+    let digits = rest.trim_end_matches(|c: char| c.is_ascii_digit());
+    if digits.len() == rest.len() {
+        return false;
+    }
+    let Some(minus) = digits.strip_suffix('-') else {
+        return false;
+    };
+    let operand = minus.trim_end();
+    // (After `is`, an operator, a term starts: `-1` is a number there.)
+    let word = &operand[operand.trim_end_matches(lexer::is_ident_char).len()..];
+    operand.len() < minus.len()
+        && word != "is"
+        && operand.ends_with(|c: char| lexer::is_ident_char(c) || ")}'\"".contains(c))
 }
 
 /// The error for an opening bracket that is never closed.
