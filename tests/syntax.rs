@@ -1128,6 +1128,27 @@ fn spellings_from_other_languages_get_a_hint() {
         Some("`A \\= B` is written `not (A = B)`".to_string())
     );
     assert_eq!(hint("X \\== a"), None);
+    assert_eq!(
+        hint("X == Y"),
+        Some(
+            "there is no `==`: `A = B` unifies, `A =:= B` compares numbers, `not (A = B)` \
+             tests that they do not unify"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        hint("X is 7 // 2"),
+        Some("integer division is `/` (it truncates toward zero): `//` is `/`".to_string())
+    );
+    assert_eq!(
+        hint("X is 7 mod 2"),
+        Some(
+            "there is no `mod`: arithmetic has `+ - * /`, and `A - (A / B) * B` is the \
+             remainder (its sign that of `A`)"
+                .to_string()
+        )
+    );
+    assert_eq!(hint("X is 7 modulo"), None);
     assert_eq!(hint("X = [1,2]"), list);
     assert_eq!(hint("X = []"), list);
     // The span stays on the offending text.

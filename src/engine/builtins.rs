@@ -434,14 +434,30 @@ impl Machine {
 
     /// The error for a compound term that is not an arithmetic operation.
     fn not_an_expression(&self, c: Cell, g: Cell, origin: u32) -> RuntimeError {
-        self.error_at(
+        let e = self.error_at(
             format!(
                 "`{}` is not a number or an arithmetic expression",
                 self.show(c)
             ),
             g,
             origin,
-        )
+        );
+        // `N mod 2` reads as the value of `N` applied to `mod` and `2`.
+        let heap = &self.store.heap;
+        let modulo = match c {
+            Cell::Struct(a) => match heap.get(a) {
+                Cell::Functor(f, n) if f == sym::APPLY && n >= 2 => {
+                    matches!(heap.deref(heap.arg(a, 1)), Cell::Atom(m) if self.symbols.name(m) == "mod")
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if modulo {
+            e.note(crate::syntax::NO_MOD)
+        } else {
+            e
+        }
     }
 
     /// The error for a term that is neither a number nor a compound (an

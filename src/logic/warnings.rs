@@ -143,14 +143,26 @@ enum Misplaced {
 /// (`dir 0 -1` is `dir 0 - 1`).
 const ARITHMETIC: [&str; 4] = ["+", "-", "*", "/"];
 
-/// A note for a call or a head named by an arithmetic operator.
-fn arithmetic_note(name: &str, arity: u32) -> Option<String> {
+/// A note for a call that nothing defines (or a head) named by an
+/// arithmetic operator, or by a Prolog built-in that Lolli does without.
+fn spelling_note(name: &str, arity: u32) -> Option<String> {
     match (name, arity) {
         ("-", 2) => Some(crate::syntax::NEGATIVE_ARGUMENT.to_string()),
         ("+" | "*" | "/", 2) => Some(format!(
             "`{name}` is arithmetic, evaluated by `is` and the comparisons (`X is A {name} B`); \
              as a formula it names a predicate `{name}`"
         )),
+        ("assert" | "asserta" | "assertz" | "retract", 1) => Some(
+            "Lolli changes state with linear resources, not the database: `F -o G` proves `G` \
+             with the resource `F` added, and a goal `F` consumes it"
+                .to_string(),
+        ),
+        ("writeln" | "print", 1) | ("format", 1 | 2) => Some(
+            "output is written with `write T` (`write_sans T` leaves strings and names \
+             unquoted) and `nl`"
+                .to_string(),
+        ),
+        ("halt", 0) => Some("`bye` or `exit` leaves the interpreter".to_string()),
         _ => None,
     }
 }
@@ -617,7 +629,7 @@ fn literals(facts: &Facts, out: &mut Vec<Warning>) {
                          the clause defines `{op}` with 2 arguments"
                     ),
                     related: Vec::new(),
-                    notes: arithmetic_note(op, 2).into_iter().collect(),
+                    notes: spelling_note(op, 2).into_iter().collect(),
                 });
                 continue;
             }
@@ -972,7 +984,7 @@ pub fn goal_check(
                  the call fails",
                 plural(arity)
             )];
-            notes.extend(arithmetic_note(name, arity));
+            notes.extend(spelling_note(name, arity));
             if local(name, arity) {
                 notes.push(format!(
                     "`{name}` is a LOCAL name of a loaded module: only that module's \
@@ -1111,7 +1123,7 @@ fn predicates(facts: &Facts, out: &mut Vec<Warning>) {
                  the call fails",
                 plural(arity)
             )];
-            notes.extend(arithmetic_note(name, arity));
+            notes.extend(spelling_note(name, arity));
             let defined = defined.get_or_insert_with(|| defined_names(facts));
             notes.extend(did_you_mean(name, defined));
             out.push(Warning {

@@ -558,8 +558,9 @@ fn translate(
 /// How Lolli writes a construct that another logic language spells
 /// differently, when the error at `span` in `src` falls on one: λProlog's
 /// quantifiers `pi x \ G` and `sigma x \ G` (the error is at the `\`),
-/// linear logic's `!G`, Prolog's cut `!`, negation `\+ G`, `A \= B` and
-/// list brackets.  Looking at the text, not at tokens, covers lexical and
+/// linear logic's `!G`, Prolog's cut `!`, negation `\+ G`, `A \= B`,
+/// `==`, `//`, `mod` and list brackets, and a negative argument written
+/// without brackets.  Looking at the text, not at tokens, covers lexical and
 /// grammar errors alike.
 fn hint(src: &str, span: &Span) -> Option<String> {
     let at = src.get(span.start..)?;
@@ -605,6 +606,17 @@ fn hint(src: &str, span: &Span) -> Option<String> {
                     .to_string()
             })
         }
+        '=' if before.ends_with('=') => Some(
+            "there is no `==`: `A = B` unifies, `A =:= B` compares numbers, `not (A = B)` \
+             tests that they do not unify"
+                .to_string(),
+        ),
+        '/' if before.ends_with('/') => {
+            Some("integer division is `/` (it truncates toward zero): `//` is `/`".to_string())
+        }
+        'm' if at.starts_with("mod") && !at[3..].starts_with(lexer::is_ident_char) => {
+            Some(NO_MOD.to_string())
+        }
         '[' | ']' => Some(
             "lists are written with `::` and `nil`: `[a, b]` is `a :: b :: nil`, `[H|T]` is `H :: T`, `[]` is `nil`"
                 .to_string(),
@@ -615,6 +627,11 @@ fn hint(src: &str, span: &Span) -> Option<String> {
         _ => None,
     }
 }
+
+/// Advice for `A mod B`, which Lolli's arithmetic does not have (a syntax
+/// error after a number, an application of a variable's value at run time).
+pub(crate) const NO_MOD: &str = "there is no `mod`: arithmetic has `+ - * /`, and \
+     `A - (A / B) * B` is the remainder (its sign that of `A`)";
 
 /// Advice for `f -1` written for `f (-1)`: a syntax error when more
 /// arguments follow (`dir -1 0`), and a clause or call of `-` otherwise
