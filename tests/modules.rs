@@ -242,7 +242,10 @@ fn a_file_on_the_command_line_is_loaded_like_a_module() {
         run(&dir, &["counter.lolli", "-e", "true"]),
         Run {
             stdout: "no\n".into(),
-            stderr: String::new(),
+            stderr: "note: the goal was proved once, but that proof left linear resources \
+                     unused (`cnt key_1 Start`), so it is not an answer: every linear resource \
+                     must be used up, and `erase` uses up what is left\n"
+                .into(),
             code: 1
         }
     );

@@ -64,6 +64,8 @@ pub enum Output {
     Outermost,
     /// Rendered warnings (for stderr; not an error).
     Warning(String),
+    /// Why a query has no answer, when the engine can tell (for stderr).
+    Note(String),
     /// The figures `--stats` prints after each answer (for stderr).
     Stats(String),
     /// Information for people (command output, timing), ending with a newline.
@@ -480,6 +482,22 @@ impl Backend {
         }
     }
 
+    /// Why the query that just ended has no answer, when its goal was
+    /// proved but each proof left a linear resource of the context unused
+    /// (a `LINEAR` fact of the program, most often).
+    fn left_unused_note(&self) -> Option<String> {
+        let (n, first) = self.session.machine.left_unused();
+        let first = first?;
+        let proved = match n {
+            1 => format!("once, but that proof left linear resources unused (`{first}`), so it is not an answer"),
+            n => format!("{n} times, but each proof left linear resources unused (the first `{first}`), so none is an answer"),
+        };
+        Some(format!(
+            "note: the goal was proved {proved}: every linear resource must be used up, and \
+             `erase` uses up what is left\n"
+        ))
+    }
+
     fn end_query(&mut self) {
         self.session.machine.flush_outputs();
         self.session.machine.end_query();
@@ -735,6 +753,9 @@ impl Backend {
                         Answers::Ask => r.outputs.push(Output::No),
                         Answers::Take(_) if p.found == 0 => r.outputs.push(Output::No),
                         Answers::Take(_) => {}
+                    }
+                    if p.found == 0 && r.streamed == 0 {
+                        r.outputs.extend(self.left_unused_note().map(Output::Note));
                     }
                     r.outputs.extend(timing);
                     return;

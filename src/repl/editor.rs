@@ -327,7 +327,7 @@ pub fn show(reply: &Reply) {
                 "You are at the outermost top level; `bye.` or Ctrl-D leaves.\n",
             ),
             Output::Text(t) => said(&mut out, to_terminal, t),
-            Output::Error(e) | Output::Warning(e) | Output::Stats(e) => {
+            Output::Error(e) | Output::Warning(e) | Output::Stats(e) | Output::Note(e) => {
                 let _ = out.flush();
                 eprint!("{e}");
                 Ok(())

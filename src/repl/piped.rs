@@ -99,7 +99,7 @@ pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool
             }
             Output::Opened(_) | Output::Closed(_) => Ok(()),
             Output::Text(t) => write!(text, "{t}"),
-            Output::Warning(w) | Output::Stats(w) => {
+            Output::Warning(w) | Output::Stats(w) | Output::Note(w) => {
                 flush_text(out, &mut text);
                 let _ = write!(err, "{w}");
                 Ok(())

@@ -37,22 +37,28 @@ impl Machine {
     /// The clause of entry `e`, printed for a trace: as the search uses it
     /// (see [`Machine::template_text`]), then where it was written.
     pub(super) fn entry_text(&mut self, e: u32) -> String {
-        let entry = self.ctx.entries[e as usize];
-        match entry.source {
+        let text = self.entry_clause_text(e);
+        match self.ctx.entries[e as usize].source {
+            Source::Template { tpl, .. } => match &self.templates[tpl as usize].origin {
+                Some((file, span)) => format!(
+                    "{text}  ({}:{})",
+                    self.sources.name(*file),
+                    self.sources.line(*file, span.start)
+                ),
+                None => text,
+            },
+            Source::Heap { .. } => text,
+        }
+    }
+
+    /// The clause of entry `e` as the search uses it, printed for a
+    /// message (see [`Machine::template_text`]).
+    pub(super) fn entry_clause_text(&mut self, e: u32) -> String {
+        match self.ctx.entries[e as usize].source {
             Source::Heap { clause, .. } => self.trace_printer().message(clause),
-            Source::Template { tpl, env } => {
-                let text = self
-                    .clause_text(tpl, env, true, |p, c| p.message(c))
-                    .unwrap_or_else(|| "a clause".to_string());
-                match &self.templates[tpl as usize].origin {
-                    Some((file, span)) => format!(
-                        "{text}  ({}:{})",
-                        self.sources.name(*file),
-                        self.sources.line(*file, span.start)
-                    ),
-                    None => text,
-                }
-            }
+            Source::Template { tpl, env } => self
+                .clause_text(tpl, env, true, |p, c| p.message(c))
+                .unwrap_or_else(|| "a clause".to_string()),
         }
     }
 

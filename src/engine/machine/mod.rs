@@ -673,6 +673,10 @@ pub struct Machine {
     /// candidate of the same attempt, and is not traced as a `redo` (a
     /// re-entry of a call that succeeded).  Set and read only when tracing.
     quiet_redo: bool,
+    /// Proofs of the query's goal that left a linear resource of its
+    /// context unused (so none was an answer), with the first such
+    /// resource met, printed: a query with no answer says so.
+    left_unused: (u64, Option<String>),
     /// The numbers the trace gave the query's unbound variables (see
     /// [`crate::engine::trace::TraceVars`]; empty when not tracing).  In a
     /// cell because printers read the machine shared, and number as they
@@ -781,12 +785,20 @@ impl Machine {
             memo_calls: Vec::new(),
             tracer: None,
             quiet_redo: false,
+            left_unused: (0, None),
             trace_vars: Default::default(),
         }
     }
 
     // ----------------------------------------------------------------
     // Queries
+
+    /// How many times the last query's goal was proved leaving a linear
+    /// resource of its context unused (each time, not an answer), and the
+    /// first such resource, printed (a query with no answer tells why).
+    pub fn left_unused(&self) -> (u64, Option<&str>) {
+        (self.left_unused.0, self.left_unused.1.as_deref())
+    }
 
     /// Start a query for `goal` (a heap term) in the current state.  Linear
     /// entries usable now must all be consumed by each answer (unless erased).
@@ -813,6 +825,7 @@ impl Machine {
         // query (stopped by an error, say) was left at.
         self.depth = 0;
         self.quiet_redo = false;
+        self.left_unused = (0, None);
         self.trace_vars.get_mut().clear();
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);

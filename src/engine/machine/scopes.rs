@@ -162,10 +162,20 @@ impl Machine {
                 if self.tracer.is_some() {
                     self.trace_unused(e, end, "the query", true);
                 }
+                self.note_left_unused(e);
                 return false;
             }
         }
         true
+    }
+
+    /// Count a proof of the query's goal rejected for leaving entry `e`
+    /// unused, naming `e` the first time.
+    fn note_left_unused(&mut self, e: u32) {
+        self.left_unused.0 += 1;
+        if self.left_unused.1.is_none() {
+            self.left_unused.1 = Some(self.entry_clause_text(e));
+        }
     }
 
     // (Not inlined: `&` is rare, and the run loop it would join is hot.)
