@@ -355,12 +355,20 @@ fn assuming_a_clause_of_no_alternatives_is_no_fact() {
         ("true -o (p , erase)", "yes\n"),
     ] {
         let code = if answer == "yes\n" { 0 } else { 1 };
+        // A `no` says which resource was left: the assumed `true`.
+        let note = if code == 0 {
+            String::new()
+        } else {
+            "note: a proof was found but rejected: it left linear resources unused (`true`); \
+             every linear resource must be used up, and `erase` uses up what is left\n"
+                .to_string()
+        };
         for memo in [&["--memo", "p"][..], &[]] {
             let mut args = memo.to_vec();
             args.extend([file, "-e", goal]);
             assert_eq!(
                 lolli(&args),
-                (code, answer.to_string(), String::new()),
+                (code, answer.to_string(), note.clone()),
                 "{goal} {memo:?}"
             );
         }

@@ -69,7 +69,10 @@ fn linear_clauses_of_a_module_must_be_consumed() {
         run(&dir, &["-e", "counter 5 --o true"]),
         Run {
             stdout: "no\n".into(),
-            stderr: String::new(),
+            stderr: "note: a proof was found but rejected: it left linear resources unused \
+                     (`cnt key_1 5`); every linear resource must be used up, and `erase` \
+                     uses up what is left\n"
+                .into(),
             code: 1
         }
     );
@@ -242,9 +245,9 @@ fn a_file_on_the_command_line_is_loaded_like_a_module() {
         run(&dir, &["counter.lolli", "-e", "true"]),
         Run {
             stdout: "no\n".into(),
-            stderr: "note: the goal was proved once, but that proof left linear resources \
-                     unused (`cnt key_1 Start`), so it is not an answer: every linear resource \
-                     must be used up, and `erase` uses up what is left\n"
+            stderr: "note: a proof was found but rejected: it left linear resources unused \
+                     (`cnt key_1 Start`); every linear resource must be used up, and `erase` \
+                     uses up what is left\n"
                 .into(),
             code: 1
         }

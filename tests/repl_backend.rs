@@ -181,7 +181,7 @@ fn nested_top_levels_restore_their_resources_for_every_query() {
     let r = b.input("b z z peg.");
     assert!(
         matches!(r.outputs.as_slice(), [Output::No, Output::Note(n)]
-            if n.contains("proved once, but that proof left linear resources unused (`b ")),
+            if n.contains("a proof was found but rejected: it left linear resources unused (`b ")),
         "{r:?}"
     );
     assert_eq!(

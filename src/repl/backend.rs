@@ -482,19 +482,19 @@ impl Backend {
         }
     }
 
-    /// Why the query that just ended has no answer, when its goal was
-    /// proved but each proof left a linear resource of the context unused
-    /// (a `LINEAR` fact of the program, most often).
+    /// Why the query that just ended has no answer, when proofs were
+    /// found but rejected for leaving a linear resource unused (a `LINEAR`
+    /// fact of the program, or a resource the goal assumed with `-o`).
     fn left_unused_note(&self) -> Option<String> {
         let (n, first) = self.session.machine.left_unused();
         let first = first?;
-        let proved = match n {
-            1 => format!("once, but that proof left linear resources unused (`{first}`), so it is not an answer"),
-            n => format!("{n} times, but each proof left linear resources unused (the first `{first}`), so none is an answer"),
+        let found = match n {
+            1 => format!("a proof was found but rejected: it left linear resources unused (`{first}`)"),
+            n => format!("{n} proofs were found but rejected: each left linear resources unused (the first `{first}`)"),
         };
         Some(format!(
-            "note: the goal was proved {proved}: every linear resource must be used up, and \
-             `erase` uses up what is left\n"
+            "note: {found}; every linear resource must be used up, and `erase` uses up what \
+             is left\n"
         ))
     }
 

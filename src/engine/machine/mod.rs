@@ -210,6 +210,9 @@ enum Action {
         choices: u32,
         trail: u32,
         buckets: u32,
+        /// The entry whose clause body holds the `-o` (NONE for the
+        /// query's own goal: see [`Machine::left_unused`]).
+        origin: u32,
     },
     /// Between the conjuncts of `G1 & G2`: `aux .. aux+4` holds the slack
     /// saved at the `&`, the trail length, the context length and the
@@ -301,6 +304,10 @@ struct Frame {
     /// Number of clause uses between the query and this frame's goal.
     depth: u32,
 }
+
+// Frames are pushed and popped at every step: an `Action` is kept to 32
+// bytes (a tag and seven `u32`s at most).
+const _: () = assert!(std::mem::size_of::<Action>() == 32);
 
 #[derive(Copy, Clone, Debug)]
 enum Alternative {
@@ -673,9 +680,8 @@ pub struct Machine {
     /// candidate of the same attempt, and is not traced as a `redo` (a
     /// re-entry of a call that succeeded).  Set and read only when tracing.
     quiet_redo: bool,
-    /// Proofs of the query's goal that left a linear resource of its
-    /// context unused (so none was an answer), with the first such
-    /// resource met, printed: a query with no answer says so.
+    /// Proofs rejected for leaving a linear resource unused (see
+    /// [`Machine::left_unused`]), with the first such resource, printed.
     left_unused: (u64, Option<String>),
     /// The numbers the trace gave the query's unbound variables (see
     /// [`crate::engine::trace::TraceVars`]; empty when not tracing).  In a
@@ -793,9 +799,12 @@ impl Machine {
     // ----------------------------------------------------------------
     // Queries
 
-    /// How many times the last query's goal was proved leaving a linear
-    /// resource of its context unused (each time, not an answer), and the
-    /// first such resource, printed (a query with no answer tells why).
+    /// How many proofs the last query rejected for leaving a linear
+    /// resource unused, and the first such resource, printed (a query
+    /// with no answer tells why).  Counted: the end of the query (a
+    /// resource of its context left), and the end of a `-o` written in the
+    /// query's goal itself (not in a clause body, nor in a goal that
+    /// `findall`, `count` or `not` runs).
     pub fn left_unused(&self) -> (u64, Option<&str>) {
         (self.left_unused.0, self.left_unused.1.as_deref())
     }
@@ -1113,13 +1122,14 @@ impl Machine {
                     choices,
                     trail,
                     buckets,
+                    origin,
                 } => {
                     let start = ScopeStart {
                         choices,
                         trail,
                         buckets,
                     };
-                    Ok(self.exit_scope(first, end, saved, start))
+                    Ok(self.exit_scope(first, end, saved, start, origin))
                 }
                 Action::WithMid {
                     g2,

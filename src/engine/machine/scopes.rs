@@ -33,6 +33,7 @@ impl Machine {
                 choices: start.choices,
                 trail: start.trail,
                 buckets: start.buckets,
+                origin,
             },
             self.cont,
         );
@@ -74,14 +75,7 @@ impl Machine {
     #[inline(never)]
     fn trace_unused(&mut self, first: u32, last: u32, end: &str, query: bool) {
         for e in (first..last).rev() {
-            let entry = self.ctx.entries[e as usize];
-            let unused = entry.linear
-                && if query {
-                    self.ctx.usable(e)
-                } else {
-                    entry.state != GONE
-                };
-            if !unused {
+            if !self.left_at_end(e, query) {
                 continue;
             }
             let text = self.entry_text(e);
@@ -95,6 +89,18 @@ impl Machine {
                 t.event(event);
             }
         }
+    }
+
+    /// Whether linear entry `e` is left unused at the end of its scope
+    /// (of the query, when `query`).
+    fn left_at_end(&self, e: u32, query: bool) -> bool {
+        let entry = self.ctx.entries[e as usize];
+        entry.linear
+            && if query {
+                self.ctx.usable(e)
+            } else {
+                entry.state != GONE
+            }
     }
 
     /// The number of choice points and the lengths that the end of a scope
@@ -119,6 +125,7 @@ impl Machine {
         end: u32,
         saved: u32,
         start: ScopeStart,
+        origin: u32,
     ) -> bool {
         let v = self.slack;
         for e in first..end {
@@ -126,6 +133,9 @@ impl Machine {
             if entry.linear && entry.state != GONE && !self.erase_leftover(e, v) {
                 if self.tracer.is_some() {
                     self.trace_unused(e, end, "its `-o`", false);
+                }
+                if origin == NONE && self.sub_searches == 0 {
+                    self.note_left_unused(e, end, false);
                 }
                 return false;
             }
@@ -162,19 +172,24 @@ impl Machine {
                 if self.tracer.is_some() {
                     self.trace_unused(e, end, "the query", true);
                 }
-                self.note_left_unused(e);
+                self.note_left_unused(e, end, true);
                 return false;
             }
         }
         true
     }
 
-    /// Count a proof of the query's goal rejected for leaving entry `e`
-    /// unused, naming `e` the first time.
-    fn note_left_unused(&mut self, e: u32) {
+    /// Count a proof rejected for leaving entries of `e..end` unused, `e`
+    /// the oldest (see [`Machine::left_unused`]); the first time, name the
+    /// one the search tries first, as the trace lists them.
+    fn note_left_unused(&mut self, e: u32, end: u32, query: bool) {
         self.left_unused.0 += 1;
         if self.left_unused.1.is_none() {
-            self.left_unused.1 = Some(self.entry_clause_text(e));
+            let shown = (e..end)
+                .rev()
+                .find(|&x| self.left_at_end(x, query))
+                .unwrap_or(e);
+            self.left_unused.1 = Some(self.entry_clause_text(shown));
         }
     }
 
