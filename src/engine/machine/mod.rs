@@ -210,9 +210,6 @@ enum Action {
         choices: u32,
         trail: u32,
         buckets: u32,
-        /// The entry whose clause body holds the `-o` (NONE for the
-        /// query's own goal: see [`Machine::left_unused`]).
-        origin: u32,
     },
     /// Between the conjuncts of `G1 & G2`: `aux .. aux+4` holds the slack
     /// saved at the `&`, the trail length, the context length and the
@@ -802,9 +799,9 @@ impl Machine {
     /// How many proofs the last query rejected for leaving a linear
     /// resource unused, and the first such resource, printed (a query
     /// with no answer tells why).  Counted: the end of the query (a
-    /// resource of its context left), and the end of a `-o` written in the
-    /// query's goal itself (not in a clause body, nor in a goal that
-    /// `findall`, `count` or `not` runs).
+    /// resource of its context left) and the end of every `-o` (a
+    /// resource it assumed left), except in the goals that `findall`,
+    /// `count` and `not` run, whose failures are theirs.
     pub fn left_unused(&self) -> (u64, Option<&str>) {
         (self.left_unused.0, self.left_unused.1.as_deref())
     }
@@ -1122,14 +1119,13 @@ impl Machine {
                     choices,
                     trail,
                     buckets,
-                    origin,
                 } => {
                     let start = ScopeStart {
                         choices,
                         trail,
                         buckets,
                     };
-                    Ok(self.exit_scope(first, end, saved, start, origin))
+                    Ok(self.exit_scope(first, end, saved, start))
                 }
                 Action::WithMid {
                     g2,

@@ -33,7 +33,6 @@ impl Machine {
                 choices: start.choices,
                 trail: start.trail,
                 buckets: start.buckets,
-                origin,
             },
             self.cont,
         );
@@ -125,7 +124,6 @@ impl Machine {
         end: u32,
         saved: u32,
         start: ScopeStart,
-        origin: u32,
     ) -> bool {
         let v = self.slack;
         for e in first..end {
@@ -134,7 +132,7 @@ impl Machine {
                 if self.tracer.is_some() {
                     self.trace_unused(e, end, "its `-o`", false);
                 }
-                if origin == NONE && self.sub_searches == 0 {
+                if self.sub_searches == 0 {
                     self.note_left_unused(e, end, false);
                 }
                 return false;
