@@ -1442,7 +1442,11 @@ fn reload_keeps_memo_tracing_and_proof_recording() {
     let Reply { outputs, .. } = b.input("p c.");
     assert_eq!(
         outputs,
-        vec![Output::Text("call p c\nfail p c\n".into()), Output::No]
+        vec![
+            Output::Text("call p c\nfail p c\n".into()),
+            Output::No,
+            Output::Note("note: no head of `p`'s 2 clauses can match `p c`\n".into())
+        ]
     );
 }
 

@@ -747,6 +747,11 @@ impl Backend {
                     }
                 }
                 Event::Exhausted => {
+                    // (Read before the query ends: its goal is still there.)
+                    let unmatched = match p.found {
+                        0 => self.session.machine.unmatched_call(),
+                        _ => None,
+                    };
                     self.end_query();
                     match self.answers {
                         Answers::Count(_) => r.outputs.push(Output::Count(p.found)),
@@ -755,7 +760,10 @@ impl Backend {
                         Answers::Take(_) => {}
                     }
                     if p.found == 0 && r.streamed == 0 {
-                        r.outputs.extend(self.left_unused_note().map(Output::Note));
+                        let note = self
+                            .left_unused_note()
+                            .or_else(|| unmatched.map(|u| unmatched_note(&u)));
+                        r.outputs.extend(note.map(Output::Note));
                     }
                     r.outputs.extend(timing);
                     return;
@@ -1100,6 +1108,31 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
     let a = crate::session::answer_printed(m, vars);
     (a.to_string(), a.bindings)
+}
+
+/// The note for a goal that no head of its predicate can match.
+fn unmatched_note(u: &crate::engine::machine::explain::Unmatched) -> String {
+    let count = |n: usize, what: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {what}")),
+        n => Some(format!("{n} {what}s")),
+    };
+    let heads: Vec<String> = [count(u.clauses, "clause"), count(u.resources, "resource")]
+        .into_iter()
+        .flatten()
+        .collect();
+    let (name, goal) = (&u.name, &u.goal);
+    let text = match u.clauses + u.resources {
+        1 => format!(
+            "the head of `{name}`'s one {} cannot match `{goal}`",
+            if u.clauses == 1 { "clause" } else { "resource" }
+        ),
+        _ => format!(
+            "no head of `{name}`'s {} can match `{goal}`",
+            heads.join(" and ")
+        ),
+    };
+    format!("note: {text}\n")
 }
 
 #[cfg(test)]

@@ -52,6 +52,7 @@
 mod calls;
 pub(crate) mod decisions;
 mod effects;
+pub(crate) mod explain;
 mod gc;
 mod goals;
 mod lookahead;
@@ -642,6 +643,8 @@ pub struct Machine {
     /// The named variables of each query being run, innermost last (error
     /// messages and traces show a query's variables by their names).
     pub(crate) query_names: Vec<Vec<(String, Cell)>>,
+    /// Beside `query_names`, each query's goal (see [`Machine::unmatched_call`]).
+    query_goals: Vec<Cell>,
     /// Beside `query_names`, for each query being run: the length of the
     /// proof log when it started, and whether its log is complete (proofs
     /// were recorded from its start and never stopped by `proof_limit`).
@@ -773,6 +776,7 @@ impl Machine {
             unread: Vec::new(),
             epoch: Instant::now(),
             query_names: Vec::new(),
+            query_goals: Vec::new(),
             query_proofs: Vec::new(),
             sub_searches: 0,
             index_mark: None,
@@ -835,6 +839,7 @@ impl Machine {
         self.trace_vars.get_mut().clear();
         self.begin(goal, Action::QueryEnd { first: 0, end }, self.cont);
         self.query_names.push(names);
+        self.query_goals.push(goal);
         self.query_proofs
             .push((self.proof.nodes.len() as u32, self.options.proofs));
     }
@@ -1005,6 +1010,7 @@ impl Machine {
             self.choices.pop();
         }
         self.query_names.pop();
+        self.query_goals.pop();
         self.query_proofs.pop();
         self.update_hb();
         // Abandoning the query flushed its files again; nothing is left to
