@@ -747,9 +747,12 @@ impl Backend {
                     }
                 }
                 Event::Exhausted => {
-                    // (Read before the query ends: its goal is still there.)
+                    // (Read before the query ends: its goal is still there.
+                    // Only asked when the note on rejected proofs is not given.)
                     let unmatched = match p.found {
-                        0 => self.session.machine.unmatched_call(),
+                        0 if self.session.machine.left_unused().0 == 0 => {
+                            self.session.machine.unmatched_call()
+                        }
                         _ => None,
                     };
                     self.end_query();

@@ -76,11 +76,15 @@ impl Machine {
                 Source::Template { tpl, .. } => {
                     let t = &self.templates[tpl as usize];
                     t.binder_heads
-                        || self.compatible(t, Side::Template(t.alts[item.alt as usize].head), goal)
+                        || self.compatible(
+                            Some(t),
+                            Side::Template(t.alts[item.alt as usize].head),
+                            goal,
+                        )
                 }
                 Source::Heap { alts, .. } => {
                     let head = self.ctx.heap_alts[(alts + item.alt) as usize].head;
-                    self.compatible_heap(Side::Heap(head), goal)
+                    self.compatible(None, Side::Heap(head), goal)
                 }
             };
             if compatible {
@@ -96,18 +100,9 @@ impl Machine {
         })
     }
 
-    fn compatible_heap(&self, head: Side, goal: Cell) -> bool {
-        // (No template side: a heap head's cells are all on the heap.)
-        self.walk_compatible(None, head, goal)
-    }
-
-    fn compatible(&self, t: &Template, head: Side, goal: Cell) -> bool {
-        self.walk_compatible(Some(t), head, goal)
-    }
-
-    /// Whether `head` (a cell of template `t`, or of the heap) and the
-    /// heap term `goal` are compatible (see the module doc).
-    fn walk_compatible(&self, t: Option<&Template>, head: Side, goal: Cell) -> bool {
+    /// Whether `head` (a cell of template `t`, or of the heap when `t` is
+    /// `None`) and the heap term `goal` are compatible (see the module doc).
+    fn compatible(&self, t: Option<&Template>, head: Side, goal: Cell) -> bool {
         let heap = &self.store.heap;
         let mut work = vec![(head, goal)];
         while let Some((h, g)) = work.pop() {
