@@ -99,10 +99,12 @@ fn the_formula_suite_is_unchanged_by_memo() {
 #[test]
 fn a_failure_known_before_assuming_is_the_one_the_call_finds() {
     // A memoized call that runs right after an assumption of ground facts
-    // is looked up before the facts are assumed.  With a depth limit that
-    // check is off (the call might pass the limit), and every known
-    // failure is found by the call itself: answers and the table's figures
-    // (hits, misses, keys) must be the same either way.
+    // is looked up before the facts are assumed, and, when a candidate of
+    // the move's first call decides the whole move, before the candidate
+    // is tried (the memo look-ahead, see also the next test).  With a
+    // depth limit both checks are off (the call might pass the limit), and
+    // every known failure is found by the call itself: answers and the
+    // table's figures (hits, misses, keys) must be the same either way.
     let centre = format!("jump {}", nat(13));
     let cases: &[(&str, &str, &[&str])] = &[
         (
@@ -130,6 +132,68 @@ fn a_failure_known_before_assuming_is_the_one_the_call_finds() {
         assert_eq!(before, at_call, "{file}");
         assert!(!before.2.contains(" 0 hits"), "{file}: {}", before.2);
     }
+}
+
+#[test]
+fn moves_known_to_fail_are_passed_over_alike() {
+    // Moves of every shape the memo look-ahead looks at (see the file):
+    // answers and their order with and without MEMO, and the table's
+    // figures with the look-ahead on and off (a depth limit turns it off),
+    // are the same; only the inferences made differ.
+    let memo = ["--memo", "hop", "--memo", "hop_from"];
+    let goals = [
+        "hop (s (s (s z)))",
+        "hop (s (s (s (s (s z)))))",
+        "hop N",
+        "hop (s (s N))",
+    ];
+    for goal in goals {
+        let base = [
+            "tests/memo/ahead.lolli",
+            "--all",
+            "--limit",
+            "40",
+            "-e",
+            goal,
+        ];
+        let (code, plain, err) = lolli(&base);
+        assert_eq!(err, "", "{goal}");
+        assert!(plain.lines().count() > 1, "{goal}: {plain}");
+        let run = |extra: &[&str]| {
+            let mut args = base.to_vec();
+            args.extend_from_slice(&memo);
+            args.extend_from_slice(extra);
+            let (code, out, err) = lolli(&args);
+            let table = err
+                .lines()
+                .find(|l| l.starts_with("% memo table:"))
+                .map(str::to_string);
+            (code, out, table)
+        };
+        let (ahead, at_call) = (
+            run(&["--stats"]),
+            run(&["--stats", "--max-depth", "100000"]),
+        );
+        assert_eq!(ahead, at_call, "{goal}");
+        assert_eq!((ahead.0, ahead.1), (code, plain), "{goal}");
+    }
+    // The look-ahead was at work: fewer calls were made.
+    let inferences = |extra: &[&str]| {
+        let mut args = vec!["tests/memo/ahead.lolli", "--stats", "-e", goals[1]];
+        args.extend_from_slice(&memo);
+        args.extend_from_slice(extra);
+        let (_, _, err) = lolli(&args);
+        let line = err
+            .lines()
+            .find(|l| l.contains(" inferences in "))
+            .unwrap_or("")
+            .to_string();
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    let (with, without) = (inferences(&[]), inferences(&["--max-depth", "100000"]));
+    assert!(with.is_some() && with < without, "{with:?} {without:?}");
 }
 
 #[test]

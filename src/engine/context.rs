@@ -943,6 +943,40 @@ impl Context {
         found
     }
 
+    /// The one usable item that a call of the predicate at index `pix`
+    /// whose arguments are all ground, with whole-atom key `whole`, can
+    /// take, when there is exactly one and `fact` accepts it (a ground
+    /// fact); `None` otherwise, or when a bucket is too long to look
+    /// through.  As for [`Context::may_match_ground`], no other item can
+    /// unify with the call; this one does if its term is the call's.
+    pub fn single_fact(&self, pix: u32, whole: u64, fact: impl Fn(Item) -> bool) -> Option<Item> {
+        const SCAN: usize = 8;
+        const FACTS: usize = 32;
+        let pi = &self.preds[pix as usize];
+        for &b in &pi.nonground {
+            let items = &self.buckets[b.0 as usize];
+            if items.len() > SCAN || items.iter().any(|it| self.usable(it.entry)) {
+                return None;
+            }
+        }
+        let mut found = None;
+        for &b in &pi.ground.get(&whole)?.pair {
+            let items = &self.buckets[b.0 as usize];
+            if items.len() > FACTS {
+                return None;
+            }
+            for &it in items {
+                if self.usable(it.entry) {
+                    if found.is_some() || !fact(it) {
+                        return None;
+                    }
+                    found = Some(it);
+                }
+            }
+        }
+        found
+    }
+
     /// The candidate streams for a call with predicate `pred` and keys
     /// `keys`, chosen by the keys alone (no first-argument filter).
     pub fn cursor(&self, pred: (SymId, u32), keys: &Keys) -> Cursor {

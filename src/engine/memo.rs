@@ -69,6 +69,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::logic::move_plan::TermOp;
 use crate::term::cell::{FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
 
@@ -126,6 +127,19 @@ fn put_varint(out: &mut Vec<u8>, mut x: u32) {
         x >>= 7;
     }
     out.push(x as u8);
+}
+
+/// The bytes [`put_varint`] writes for `x`, and how many there are.
+fn varint(mut x: u32) -> ([u8; 5], usize) {
+    let mut bytes = [0u8; 5];
+    let mut n = 0;
+    while x >= 0x80 {
+        bytes[n] = (x as u8) | 0x80;
+        x >>= 7;
+        n += 1;
+    }
+    bytes[n] = x as u8;
+    (bytes, n + 1)
 }
 
 /// Read a [`put_varint`] at `*at`, moving `*at` past it.
@@ -260,6 +274,24 @@ impl UsableIds {
         out.clear();
         self.valid && self.linear.encode_with(out, lin) && self.unbounded.encode_with(out, unb)
     }
+
+    /// [`UsableIds::encode_with`] with the linear ids `removed` (each held
+    /// once) taken out as well: the key's resource part after a move that
+    /// consumes them and assumes `extra`.
+    #[inline]
+    pub(crate) fn encode_moved(
+        &self,
+        out: &mut Vec<u8>,
+        removed: &[u32],
+        extra: &[u32],
+        linear: bool,
+    ) -> bool {
+        let (lin, unb): (&[u32], &[u32]) = if linear { (extra, &[]) } else { (&[], extra) };
+        out.clear();
+        self.valid
+            && self.linear.encode_change(out, removed, lin)
+            && self.unbounded.encode_change(out, &[], unb)
+    }
 }
 
 impl IdSet {
@@ -340,6 +372,52 @@ impl IdSet {
         }
         true
     }
+
+    /// [`IdSet::encode_with`] with the ids `removed` (each held once)
+    /// taken out as well.  `false` too when an id removed is not held, or
+    /// when the bitmap before the removal would be too long.
+    fn encode_change(&self, out: &mut Vec<u8>, removed: &[u32], extra: &[u32]) -> bool {
+        let Some(n) = (self.len as usize + extra.len()).checked_sub(removed.len()) else {
+            return false;
+        };
+        let header = out.len();
+        if !self.encode_with(out, extra) {
+            return false;
+        }
+        if removed.is_empty() {
+            return true;
+        }
+        let mut at = header;
+        let len = get_varint(out, &mut at) as usize / 2;
+        let start = at;
+        for &id in removed {
+            let (byte, bit) = (start + id as usize / 8, 1u8 << (id % 8));
+            if byte >= out.len() || out[byte] & bit == 0 {
+                return false;
+            }
+            out[byte] &= !bit;
+        }
+        // The bitmap up to its last id, under the header for that length.
+        let short = match out[start..].iter().rposition(|&b| b != 0) {
+            None => {
+                out.truncate(header);
+                put_varint(out, 0);
+                return true;
+            }
+            Some(top) => top + 1,
+        };
+        if short > n {
+            return false;
+        }
+        if short < len {
+            // The header is no longer than before: the bitmap moves down.
+            let (head, k) = varint((2 * short + 1) as u32);
+            out.copy_within(start..start + short, header + k);
+            out[header..header + k].copy_from_slice(&head[..k]);
+            out.truncate(header + k + short);
+        }
+        true
+    }
 }
 
 /// The number of bytes [`put_varint`] writes for `x`.
@@ -404,6 +482,10 @@ impl Generation {
         self.len += 1;
     }
 }
+
+/// The most facts a move may assume (or consume) for its memo key to be
+/// written before it is made.
+pub const MAX_MOVE_FACTS: usize = 8;
 
 /// The memo table and the interning of resource terms.
 #[derive(Clone, Debug)]
@@ -703,8 +785,19 @@ pub fn tokens(
 /// Whether the term `c` is ground and has the canonical tokens `toks`
 /// ([`tokens`] without its checks of young names, for when there are none).
 fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool {
+    ground_is_at(heap, c, toks, 0, stack) == Some(toks.len())
+}
+
+/// Whether the term `c` is ground and its canonical tokens are those of
+/// `toks` from `at` on: the position after them if so.
+fn ground_is_at(
+    heap: &Heap,
+    c: Cell,
+    toks: &[u64],
+    mut at: usize,
+    stack: &mut Vec<Cell>,
+) -> Option<usize> {
     stack.clear();
-    let mut at = 0;
     let mut c = c;
     loop {
         let t = match heap.deref(c) {
@@ -712,17 +805,17 @@ fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool 
             Cell::Str(s) => str_token(s),
             Cell::Int(i) => {
                 if toks.get(at) != Some(&INT_TOKEN) {
-                    return false;
+                    return None;
                 }
                 at += 1;
                 i as u64
             }
             Cell::Struct(a) => {
                 let Cell::Functor(f, n) = heap.get(a) else {
-                    return false;
+                    return None;
                 };
                 if toks.get(at) != Some(&functor_token(f, n)) {
-                    return false;
+                    return None;
                 }
                 at += 1;
                 if n > 0 {
@@ -737,26 +830,108 @@ fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool 
                         c = d;
                         continue;
                     }
-                    None => return at == toks.len(),
+                    None => return Some(at),
                 }
             }
-            _ => return false,
+            _ => return None,
         };
         if toks.get(at) != Some(&t) {
-            return false;
+            return None;
         }
         at += 1;
         match stack.pop() {
             Some(d) => c = d,
-            None => return at == toks.len(),
+            None => return Some(at),
         }
     }
+}
+
+/// The token of a constant or compound name of a written-out term
+/// ([`TermOp::Cell`]), and the word after it (an integer's value);
+/// `None` for a name with a scope (see [`tokens`]) or any other cell.
+#[inline]
+fn cell_token(heap: &Heap, settled: u32, c: Cell) -> Option<(u64, Option<u64>)> {
+    let young = |s: SymId| heap.sym_born_after(s, settled);
+    match c {
+        Cell::Atom(s) if !young(s) => Some((atom_token(s), None)),
+        Cell::Functor(f, n) if !young(f) => Some((functor_token(f, n), None)),
+        Cell::Str(s) => Some((str_token(s), None)),
+        Cell::Int(i) => Some((INT_TOKEN, Some(i as u64))),
+        _ => None,
+    }
+}
+
+/// Whether the term written out as `term`, with the ground heap terms
+/// `subs` at its places, has the canonical tokens `toks`: [`ground_is`]
+/// for a term not built.  (A slot is not read: `false`.)
+pub(crate) fn written_is(
+    heap: &Heap,
+    term: &[TermOp],
+    subs: &[Cell],
+    toks: &[u64],
+    stack: &mut Vec<Cell>,
+) -> bool {
+    let mut at = 0;
+    for op in term {
+        match *op {
+            TermOp::Cell(c) => {
+                // Names with a scope were ruled out by the caller.
+                let Some((t, word)) = cell_token(heap, u32::MAX, c) else {
+                    return false;
+                };
+                if toks.get(at) != Some(&t) {
+                    return false;
+                }
+                at += 1;
+                if let Some(w) = word {
+                    if toks.get(at) != Some(&w) {
+                        return false;
+                    }
+                    at += 1;
+                }
+            }
+            TermOp::Place(j) => match ground_is_at(heap, subs[j as usize], toks, at, stack) {
+                Some(next) => at = next,
+                None => return false,
+            },
+            TermOp::Slot(_) => return false,
+        }
+    }
+    at == toks.len()
+}
+
+/// [`tokens`] of the term written out as `term`, with the heap terms
+/// `subs` at its places and `slot(s)` for its slots, appended to `out`
+/// (`vars` carries the numbering of variables); `None` as for [`tokens`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn written_tokens(
+    heap: &Heap,
+    settled: u32,
+    term: &[TermOp],
+    subs: &[Cell],
+    slot: &impl Fn(u32) -> Cell,
+    vars: &mut Vec<Cell>,
+    out: &mut Vec<u64>,
+    stack: &mut Vec<Cell>,
+) -> Option<()> {
+    for op in term {
+        match *op {
+            TermOp::Cell(c) => {
+                let (t, word) = cell_token(heap, settled, c)?;
+                out.push(t);
+                out.extend(word);
+            }
+            TermOp::Place(j) => tokens(heap, settled, subs[j as usize], vars, out, stack)?,
+            TermOp::Slot(s) => tokens(heap, settled, slot(s), vars, out, stack)?,
+        }
+    }
+    Some(())
 }
 
 /// The hash of a memo key: the call's canonical tokens and the sums of
 /// the hashes of the usable linear resources (`lin`) and of the assumed
 /// unbounded clauses (`unb`).
-fn key_hash(goal: &[u64], lin: u64, unb: u64) -> u64 {
+pub(crate) fn key_hash(goal: &[u64], lin: u64, unb: u64) -> u64 {
     let mut h = Hasher64::new();
     h.add(1, hash_tokens(goal));
     h.add(2, lin);
@@ -1112,24 +1287,15 @@ impl Machine {
         linear: bool,
     ) -> bool {
         // The ids of the facts (as many as a move assumes, and more).
-        let mut ids = [0u32; 8];
-        let m = &self.ctx.memo;
-        if facts.len() > ids.len()
-            || !self.ctx.restrictions.is_empty()
-            || m.lin_nonground != 0
-            || m.unb_nonground != 0
-            || !self.memo.base_params.is_empty()
-            || self.memo.terms_full(self.ctx.entries.len() + facts.len())
-        {
+        let mut ids = [0u32; MAX_MOVE_FACTS];
+        if facts.len() > ids.len() {
             return false;
         }
+        let Some(settled) = self.keys_before_assuming(facts.len()) else {
+            return false;
+        };
         let heap = &self.store.heap;
-        // With a name with a scope about, the assumption would check each
-        // fact's names; it decides then.
-        let settled = self.settled_names();
-        if heap.max_sym_birth > settled || !heap.eigens.is_empty() {
-            return false;
-        }
+        let m = &self.ctx.memo;
         let (mut lin, mut unb) = (m.lin_hash, m.unb_hash);
         for (i, &(_, key)) in facts.iter().enumerate() {
             let Some(&id) = self.memo.by_key.get(&key) else {
@@ -1161,6 +1327,93 @@ impl Machine {
             self.memo.stats.hits += 1;
         }
         hit
+    }
+
+    /// Whether the key of a memoized call made after an assumption of
+    /// `nfacts` ground facts can be computed before the assumption (by
+    /// [`Machine::memo_fails_with`] and the memo look-ahead): no
+    /// restriction is active, every usable resource is ground, no module
+    /// parameter is in the keys and the interning has room.  Then the
+    /// heap time up to which names are settled, unless a name with a
+    /// scope is about (the assumption would check each fact's names; it
+    /// decides then).
+    pub(crate) fn keys_before_assuming(&self, nfacts: usize) -> Option<u32> {
+        let m = &self.ctx.memo;
+        if !self.ctx.restrictions.is_empty()
+            || m.lin_nonground != 0
+            || m.unb_nonground != 0
+            || !self.memo.base_params.is_empty()
+            || self.memo.terms_full(self.ctx.entries.len() + nfacts)
+        {
+            return None;
+        }
+        let heap = &self.store.heap;
+        let settled = self.settled_names();
+        (heap.max_sym_birth <= settled && heap.eigens.is_empty()).then_some(settled)
+    }
+
+    /// The id, canonical tokens and hash of the term that a ground fact
+    /// with whole-atom index key `key` had when last assumed: a hint
+    /// (see `by_key`), to check against the fact before use.
+    pub(crate) fn fact_hint(&self, key: u64) -> Option<(u32, &[u64], u64)> {
+        let &id = self.memo.by_key.get(&key)?;
+        let (toks, hash) = &self.memo.term_list[id as usize];
+        Some((id, toks, *hash))
+    }
+
+    /// The canonical tokens of interned term `id`.
+    pub(crate) fn memo_term(&self, id: u32) -> &[u64] {
+        &self.memo.term_list[id as usize].0
+    }
+
+    /// Whether the call with canonical tokens `toks` has a recorded
+    /// failure in the context this one becomes when the usable linear
+    /// entries `gone` are consumed and the terms `added` (interned ids,
+    /// their hashes summing to `added_hash`) are assumed, linearly when
+    /// `linear`.  `ids` is work space.  `false` when a key cannot be
+    /// written so (an entry without an id, a multiset not in bitmap form):
+    /// the call decides then.  `checked` says whether `added` are the ids
+    /// of the terms assumed (ids found by a hint); it is asked only when
+    /// the hash may be in the table.  The caller has checked
+    /// [`Machine::keys_before_assuming`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn fails_after_move(
+        &self,
+        toks: &[u64],
+        gone: &[u32],
+        added: &[u32],
+        added_hash: u64,
+        linear: bool,
+        ids: &mut Vec<u8>,
+        checked: impl FnOnce() -> bool,
+    ) -> bool {
+        let m = &self.ctx.memo;
+        let (mut lin, mut unb) = (m.lin_hash, m.unb_hash);
+        let mut removed = [0u32; MAX_MOVE_FACTS];
+        if gone.len() > removed.len() {
+            return false;
+        }
+        for (r, &e) in removed.iter_mut().zip(gone) {
+            let entry = &self.ctx.entries[e as usize];
+            if entry.res == NO_RES {
+                return false;
+            }
+            lin = lin.wrapping_sub(entry.rhash);
+            *r = entry.res;
+        }
+        if linear {
+            lin = lin.wrapping_add(added_hash);
+        } else {
+            unb = unb.wrapping_add(added_hash);
+        }
+        let hash = key_hash(toks, lin, unb);
+        self.memo.may_contain(hash)
+            && checked()
+            && self
+                .ctx
+                .memo_ids
+                .encode_moved(ids, &removed[..gone.len()], added, linear)
+            && self.memo.contains_ids(hash, toks, ids)
     }
 
     /// The hash of the key of `goal` now, if the call can be memoized; the
@@ -1375,6 +1628,121 @@ mod tests {
         // An invalid set gives nothing.
         let mut out = Vec::new();
         assert!(!UsableIds::default().encode_with(&mut out, &[], true));
+    }
+
+    #[test]
+    fn kept_ids_after_a_move_encode_as_the_multisets_they_become() {
+        // Sets of distinct linear ids, a move taking up to three of them
+        // away (the top ones, so that the bitmap shrinks) and adding up to
+        // three others: when the kept ids give an encoding, it is
+        // `encode_ids`'s of the set after the move; and it gives one for
+        // every set after the move in bitmap form, unless the bitmap
+        // before the move is too long.
+        let small = multisets(3, 14);
+        let (mut given, mut bitmaps) = (0, 0);
+        for held in small.iter().filter(|m| m.windows(2).all(|w| w[0] != w[1])) {
+            let mut kept = UsableIds::default();
+            kept.clear();
+            for &id in held {
+                kept.change(true, id, true);
+            }
+            let mut sorted = held.clone();
+            sorted.sort_unstable();
+            for take in 0..=sorted.len().min(3) {
+                let removed: Vec<u32> = sorted.iter().rev().take(take).copied().collect();
+                for added in [&[][..], &[20][..], &[0, 21, 22][..]] {
+                    if added.iter().any(|a| held.contains(a)) {
+                        continue;
+                    }
+                    let mut after: Vec<u32> = held
+                        .iter()
+                        .filter(|i| !removed.contains(i))
+                        .copied()
+                        .collect();
+                    after.extend_from_slice(added);
+                    let mut want = Vec::new();
+                    encode_ids(&mut want, &mut after.clone(), &mut []);
+                    let bitmap = !after.is_empty()
+                        && after.iter().max().map_or(0, |&m| m as usize / 8 + 1) <= after.len();
+                    bitmaps += bitmap as usize;
+                    let mut got = Vec::new();
+                    if kept.encode_moved(&mut got, &removed, added, true) {
+                        assert_eq!(got, want, "{held:?} - {removed:?} + {added:?}");
+                        given += 1;
+                    } else if bitmap {
+                        // Only when the bitmap before the move is too long.
+                        let before = held.iter().chain(added).max().map_or(0, |&m| m / 8 + 1);
+                        assert!(before as usize > held.len() + added.len(), "{held:?}");
+                    }
+                }
+            }
+        }
+        assert!(given > 100 && bitmaps > 0, "{given} {bitmaps}");
+        // An id taken away that is not held: nothing.
+        let mut kept = UsableIds::default();
+        kept.clear();
+        kept.change(true, 1, true);
+        let mut out = Vec::new();
+        assert!(!kept.encode_moved(&mut out, &[2], &[], true));
+        assert!(kept.encode_moved(&mut out, &[1], &[], true));
+        let mut want = Vec::new();
+        encode_ids(&mut want, &mut [], &mut []);
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn a_written_out_fact_is_checked_against_tokens_exactly() {
+        let mut heap = Heap::new();
+        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
+        let z = Cell::Atom(z_sym);
+        let one = heap.new_struct(s, &[z]);
+        let two = heap.new_struct(s, &[one]);
+        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
+        let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
+        tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
+        // `b (s X) Y peg` with X = `s z`, Y = `s z` at places 0 and 1.
+        let written = [
+            TermOp::Cell(Cell::Functor(b, 3)),
+            TermOp::Cell(Cell::Functor(s, 1)),
+            TermOp::Place(0),
+            TermOp::Place(1),
+            TermOp::Cell(Cell::Atom(peg)),
+        ];
+        assert!(written_is(&heap, &written, &[one, one], &toks, &mut stack));
+        assert!(!written_is(&heap, &written, &[z, one], &toks, &mut stack));
+        assert!(!written_is(&heap, &written, &[one, two], &toks, &mut stack));
+        assert!(!written_is(
+            &heap,
+            &written[..4],
+            &[one, one],
+            &toks,
+            &mut stack
+        ));
+        let slot = [
+            written[0],
+            written[1],
+            TermOp::Slot(0),
+            written[3],
+            written[4],
+        ];
+        assert!(!written_is(&heap, &slot, &[one, one], &toks, &mut stack));
+        // Its tokens, with a slot's value: those of the term.
+        let mut out = Vec::new();
+        vars.clear();
+        let value = |_| one;
+        written_tokens(
+            &heap,
+            0,
+            &slot,
+            &[one, one],
+            &value,
+            &mut vars,
+            &mut out,
+            &mut stack,
+        )
+        .unwrap();
+        assert_eq!(out, toks);
+        assert!(vars.is_empty());
     }
 
     #[test]

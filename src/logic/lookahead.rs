@@ -34,6 +34,7 @@
 
 use super::clause::Alt;
 use super::keys::{first_sig, keys_of, term_hash, Keys};
+use super::move_plan::{move_plan, MovePlan};
 use super::template::Conjunct;
 use crate::term::cell::{Digest, Hasher64, SeqHash};
 use crate::term::{sym, Cell, SymId};
@@ -274,6 +275,15 @@ pub fn run_ops(start: Hasher64, ops: &[KeyOp], args: &[Digest]) -> Option<u64> {
     Some(whole.finish())
 }
 
+/// The state of a whole-atom key's hash after the name's step, for
+/// [`run_ops`].
+#[inline(always)]
+pub fn key_start((f, n): (SymId, u32)) -> Hasher64 {
+    let mut h = Hasher64::new();
+    h.add(5, ((f.0 as u64) << 32) | n as u64);
+    h
+}
+
 /// A plan for the conjunct pair `Gk , Gk+1` (see the module doc), named by
 /// `Gk+1`'s [`Conjunct::plan`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,6 +309,10 @@ pub struct AheadPlan {
     pub slots: bool,
     /// The places the steps read, as a mask.
     pub need: u32,
+    /// What a candidate of `Gk` decides of the move the body makes after
+    /// it, when it decides it all ([`super::move_plan`]): only for a
+    /// plan of `Gk , Gk+1`.
+    pub moved: Option<Box<MovePlan>>,
 }
 
 /// The most arguments of `Gk` a plan reads, and the most places.
@@ -340,6 +354,7 @@ pub fn plans_of(
         // `push_conjuncts`): the first conjunct is copied after them.
         let reserved: u32 = conjuncts.iter().skip(1).map(|c| c.len).sum();
         let lens: Vec<u32> = conjuncts.iter().map(|c| c.len).collect();
+        let goals: Vec<Cell> = conjuncts.iter().map(|c| c.goal).collect();
         for k in 0..conjuncts.len() {
             let (gk, len_k) = (conjuncts[k].goal, conjuncts[k].len);
             // Where `Gk` is relative to the block of the conjunct `d`
@@ -357,6 +372,8 @@ pub fn plans_of(
                     let first = plans.len();
                     conjuncts[k + 1].plan = first as u32;
                     plans.push(p);
+                    plans[first].moved =
+                        move_plan(cells, &block, &goals, k, &seen, env_len).map(Box::new);
                     if let Some(after) = conjuncts.get(k + 2) {
                         let known = &plans[first].places;
                         if let Some(p) =
@@ -427,7 +444,7 @@ fn first_call(
 
 /// The plan for `gk , next`, if they have one; `seen` are the slots that
 /// occur before `gk`; its places begin with `known`.
-fn plan(
+pub(super) fn plan(
     cells: &[Cell],
     gk: Cell,
     next: Cell,
@@ -522,6 +539,7 @@ fn plan(
         need: need_of(&ops),
         ops: ops.into_boxed_slice(),
         then: u32::MAX,
+        moved: None,
     })
 }
 

@@ -10,5 +10,6 @@ pub mod clause;
 pub mod keys;
 pub mod lookahead;
 pub mod module;
+pub mod move_plan;
 pub mod template;
 pub mod warnings;

@@ -271,7 +271,11 @@ impl Machine {
                     // The first conjunct of a clause just entered: its
                     // candidates were decided when the clause was chosen.
                     self.first_ahead.at = NONE;
-                    self.first_ahead.cursor
+                    let mut cursor = self.first_ahead.cursor;
+                    if self.memoizing {
+                        self.drop_known_moves(g, &mut cursor);
+                    }
+                    cursor
                 } else {
                     let heap = &self.store.heap;
                     let scratch = &mut self.scratch;

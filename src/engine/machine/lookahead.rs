@@ -98,9 +98,9 @@ use super::*;
 use crate::engine::context::{Found, ALT_DIGESTS};
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
 use crate::logic::lookahead::{
-    end_argument, need_of, run_ops, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS,
+    end_argument, key_start, need_of, run_ops, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS,
 };
-use crate::term::cell::{Digest, Hasher64};
+use crate::term::cell::Digest;
 
 /// No item.
 pub(super) const NO_ITEM: Item = Item {
@@ -387,8 +387,26 @@ impl Machine {
         if !first.slots && then.is_none_or(|p| !p.slots) {
             // The `then` plan's places begin with the first's.
             let places = then.map_or(&first.places, |p| &p.places);
-            return self.drop_doomed(cur, places, Check::of(first), then.map(Check::of));
+            self.drop_doomed(cur, places, Check::of(first), then.map(Check::of));
+        } else {
+            self.drop_doomed_made(goal, cur, first, then, env);
         }
+        if self.memoizing && first.moved.is_some() {
+            self.drop_known_moves(goal, cur);
+        }
+    }
+
+    /// [`Self::look_ahead_planned`]'s checks when a plan reads slots: its
+    /// steps are made anew, a slot's value its digest or, when unbound, a
+    /// place in the call.
+    fn drop_doomed_made(
+        &mut self,
+        goal: Cell,
+        cur: &mut Cursor,
+        first: &AheadPlan,
+        then: Option<&AheadPlan>,
+        env: u32,
+    ) {
         let mut steps = std::mem::take(&mut self.ahead);
         steps.ops.clear();
         steps.places.clear();
@@ -432,7 +450,7 @@ impl Machine {
     /// Whether calls of `pred` are not plain lookups: built-in, foreign or
     /// memoized.
     #[inline(always)]
-    fn special(&self, (f, n): (SymId, u32)) -> bool {
+    pub(super) fn special(&self, (f, n): (SymId, u32)) -> bool {
         self.builtin_of(f, n).is_some()
             || self.foreign_of(f, n).is_some()
             || (self.ctx.memo.on && self.memo_preds.get(f.0 as usize) == Some(&true))
@@ -556,11 +574,7 @@ impl Machine {
             return;
         };
         let mut scratch = std::mem::take(&mut self.scratch);
-        let start = |(f, n): (SymId, u32)| {
-            let mut h = Hasher64::new();
-            h.add(5, ((f.0 as u64) << 32) | n as u64);
-            h
-        };
+        let start = key_start;
         let (pix, start1) = (self.ctx.pred_index(next.pred), start(next.pred));
         let two = after.is_some();
         // What the next goal finds, for a candidate whose places have the
@@ -661,7 +675,7 @@ impl Machine {
     /// where they are kept ([`HeapAlt::args`](crate::engine::context::HeapAlt::args);
     /// zeros otherwise).
     #[inline(always)]
-    fn fact_of(&self, item: Item) -> Option<(Cell, &[Digest; ALT_DIGESTS])> {
+    pub(super) fn fact_of(&self, item: Item) -> Option<(Cell, &[Digest; ALT_DIGESTS])> {
         let entry = &self.ctx.entries[item.entry as usize];
         match entry.source {
             Source::Heap { alts, .. } => {
@@ -700,7 +714,7 @@ const NO_DIGESTS: [Digest; ALT_DIGESTS] = [Digest { hash: 0, pow: 0 }; ALT_DIGES
 /// trying it would fail at once.  `Err(false)` when a subterm has no
 /// digest (too large).
 #[inline(always)]
-fn read_places(
+pub(super) fn read_places(
     heap: &crate::term::Heap,
     places: &[Place],
     mut need: u32,

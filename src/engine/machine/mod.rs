@@ -34,7 +34,9 @@
 //!
 //! A call whose candidates are decided in one pass passes over the ground
 //! facts after which the next goal would find nothing to match
-//! (`lookahead`): the same answers in the same order, with fewer tries.
+//! (`lookahead`), and, when the clause's body makes a move ending in a
+//! memoized call, those whose move leads to a known failure
+//! (`memo_ahead`): the same answers in the same order, with fewer tries.
 //!
 //! Machine state: the store (heap + trail), the context, the continuation
 //! (a persistent list of frames), the choice-point stack and the proof log.
@@ -56,6 +58,7 @@ pub(crate) mod explain;
 mod gc;
 mod goals;
 mod lookahead;
+mod memo_ahead;
 pub(crate) mod modules;
 mod scopes;
 
@@ -623,6 +626,8 @@ pub struct Machine {
     /// The candidates of the first conjunct of the clause being entered,
     /// decided when the clause was chosen (see [`lookahead`]).
     first_ahead: lookahead::FirstAhead,
+    /// Work space of the memo look-ahead (see [`memo_ahead`]).
+    moves_ahead: memo_ahead::MoveScratch,
     /// Look-ahead decisions recorded by position (see [`decisions`]).
     pub(crate) decisions: decisions::Decisions,
     /// Work space for [`decisions`].
@@ -766,6 +771,7 @@ impl Machine {
             scratch: Vec::new(),
             ahead: Default::default(),
             first_ahead: Default::default(),
+            moves_ahead: Default::default(),
             decisions: Default::default(),
             scratch_ids: Vec::new(),
             outputs: Vec::new(),

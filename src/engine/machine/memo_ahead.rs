@@ -1,0 +1,236 @@
+//! Memo look-ahead: a call's candidates passed over when the move each
+//! would make leads to a position the memo table knows to fail.
+//!
+//! In the triangle's `jump (s N) :- b X Y peg , b (s X) Y peg , b (s (s
+//! X)) Y empty , ((b X Y empty , ...) -o jump N)` with `jump` memoized, a
+//! candidate fact of `b X Y peg` decides the whole move: the two facts the
+//! next conjuncts take, the three the assumption adds, and the call `jump
+//! N` made then.  Most moves of an exhaustive search lead to positions
+//! already searched; [`Machine::fails_after_assuming`] finds them before
+//! the new facts are assumed, but only after the move's first three calls
+//! have run.  Here the key the call would have is written for each
+//! candidate before any of it runs, from the clause's move plan
+//! ([`crate::logic::move_plan`]), and a candidate whose key is a recorded
+//! failure is dropped from the call's mask.
+//!
+//! Exact, for the reasons the look-ahead is (see [`super::lookahead`]):
+//! the candidate is a ground fact, so trying it binds the call's variables
+//! to its subterms and runs nothing; each later call the plan takes has
+//! exactly one usable item that can unify with it, a ground fact
+//! ([`Context::single_fact`]), which it consumes if linear (or fails on,
+//! when the terms differ after all: then the move fails anyway); the
+//! assumption adds ground facts, whose ids the memo table knows from
+//! their index keys and which are checked against their terms
+//! ([`written_is`]); and the call's key is then the one the table holds
+//! (its variables are the candidate's subterms, or terms that are ground
+//! when the candidate is chosen, which nothing can bind).
+//! A recorded failure is a fact about the call in that context, whatever
+//! happens to the table later.  So the candidate would fail, having
+//! consumed, assumed and called nothing that shows in an answer.  When any
+//! of this does not hold (a take with two usable facts, a fact never seen
+//! before, a key the table cannot write so) the candidate stays, and its
+//! call decides as before.
+//!
+//! Each candidate dropped counts as a memo hit, the one its call would
+//! have made: the table's figures are those of a search without the
+//! look-ahead (calls not made are not counted as inferences).  Only when
+//! no tracer is installed and no depth limit is set, as for the
+//! look-ahead.
+
+use super::lookahead::read_places;
+#[allow(unused_imports)]
+use super::*;
+use crate::engine::memo::{written_is, written_tokens, MAX_MOVE_FACTS};
+use crate::logic::lookahead::{key_start, run_ops, MAX_PLAN_ARGS};
+use crate::logic::move_plan::MAX_TAKES;
+use crate::term::cell::Digest;
+use crate::term::sym;
+
+/// Buffers reused from call to call.
+#[derive(Debug, Default)]
+pub(super) struct MoveScratch {
+    toks: Vec<u64>,
+    vars: Vec<Cell>,
+    stack: Vec<Cell>,
+    cells: Vec<Cell>,
+    ids: Vec<u8>,
+}
+
+impl Machine {
+    /// Drop from a masked cursor of call `goal` the candidates whose move
+    /// leads to a recorded failure (see the module doc).  The caller has
+    /// checked that no tracer is installed and no depth limit is set.
+    #[inline(never)]
+    pub(super) fn drop_known_moves(&mut self, goal: Cell, cur: &mut Cursor) {
+        if !self.ctx.memo.on || self.cont == NONE || !Context::masked_nonempty(cur) {
+            return;
+        }
+        let Action::Deferred {
+            at, tpl, plan, env, ..
+        } = self.frames[self.cont as usize].action
+        else {
+            return;
+        };
+        if plan == NONE {
+            return;
+        }
+        let t = self.templates[tpl as usize].clone();
+        let first = &t.ahead[plan as usize];
+        let Some(mv) = first.moved.as_deref() else {
+            return;
+        };
+        if goal != Cell::Struct(Addr((at as i64 + first.offset) as u32)) {
+            return;
+        }
+        let (f, n) = mv.call_pred;
+        if !self.is_memoized(f)
+            || self.builtin_of(f, n).is_some()
+            || self.foreign_of(f, n).is_some()
+            || mv.facts.len() > MAX_MOVE_FACTS
+            || mv.takes.iter().any(|g| self.special(g.pred))
+            || mv
+                .facts
+                .iter()
+                .any(|g| self.built_in_name(g.pred.0, g.pred.1))
+        {
+            return;
+        }
+        let Some(settled) = self.keys_before_assuming(mv.facts.len()) else {
+            return;
+        };
+        let mut pix = [0u32; MAX_TAKES];
+        for (p, g) in pix.iter_mut().zip(mv.takes.iter()) {
+            match self.ctx.pred_index(g.pred) {
+                Some(i) => *p = i,
+                None => return,
+            }
+        }
+        let Some((items, mask)) = self.ctx.masked_candidates(cur) else {
+            return;
+        };
+        let MoveScratch {
+            mut toks,
+            mut vars,
+            mut stack,
+            mut cells,
+            mut ids,
+        } = std::mem::take(&mut self.moves_ahead);
+        let heap = &self.store.heap;
+        let deref = |c: Cell| heap.deref(c);
+        let slot = |s: u32| heap.cells[(env + s) as usize];
+        let mut subs = [Cell::Atom(sym::TRUE); MAX_PLAN_ARGS as usize];
+        // The call's tokens, when every candidate gives the same.
+        let mut toks_ok = true;
+        if !mv.call_reads {
+            toks.clear();
+            vars.clear();
+            let (v, o, st) = (&mut vars, &mut toks, &mut stack);
+            // (A variable of the call would be one the candidate may bind.)
+            toks_ok = written_tokens(heap, settled, &mv.call, &subs, &slot, v, o, st).is_some()
+                && vars.is_empty();
+        }
+        let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
+        let mut drop = 0u64;
+        let mut m = if toks_ok { mask } else { 0 };
+        'candidates: while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let item = items[i as usize];
+            let Some((Cell::Struct(head), known)) = self.fact_of(item) else {
+                continue;
+            };
+            let read = read_places(
+                heap,
+                &mv.places,
+                mv.need,
+                head,
+                known,
+                &mut digests,
+                &mut cells,
+            );
+            if read.is_err() {
+                continue;
+            }
+            // The linear entries the move consumes: the candidate's, then
+            // each take's one fact.
+            let mut gone = [NONE; MAX_TAKES + 1];
+            let mut ngone = 0;
+            if self.ctx.entries[item.entry as usize].linear {
+                gone[0] = item.entry;
+                ngone = 1;
+            }
+            for (g, &pix) in mv.takes.iter().zip(pix.iter()) {
+                let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
+                    continue 'candidates;
+                };
+                let fact = |it| self.fact_head(it).is_some();
+                let Some(it) = self.ctx.single_fact(pix, h, fact) else {
+                    continue 'candidates;
+                };
+                if it.entry == item.entry || gone[..ngone].contains(&it.entry) {
+                    continue 'candidates;
+                }
+                if self.ctx.entries[it.entry as usize].linear {
+                    gone[ngone] = it.entry;
+                    ngone += 1;
+                }
+            }
+            // The facts the move assumes, by the ids their keys hint at.
+            let mut added = [0u32; MAX_MOVE_FACTS];
+            let mut added_hash = 0u64;
+            for (a, g) in added.iter_mut().zip(mv.facts.iter()) {
+                let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
+                    continue 'candidates;
+                };
+                let Some((id, _, hash)) = self.fact_hint(h) else {
+                    continue 'candidates;
+                };
+                *a = id;
+                added_hash = added_hash.wrapping_add(hash);
+            }
+            // The candidate's subterms the terms name.
+            for (j, p) in mv.places.iter().enumerate() {
+                if mv.need & (1 << j) != 0 {
+                    match p.find(&heap.cells, &deref, head.ix()) {
+                        Some(c) => subs[j] = c,
+                        None => continue 'candidates,
+                    }
+                }
+            }
+            if mv.call_reads {
+                toks.clear();
+                vars.clear();
+                let (v, o, st) = (&mut vars, &mut toks, &mut stack);
+                if written_tokens(heap, settled, &mv.call, &subs, &slot, v, o, st).is_none()
+                    || !vars.is_empty()
+                {
+                    continue;
+                }
+            }
+            let added = &added[..mv.facts.len()];
+            let terms_are = || {
+                mv.facts.iter().zip(added).all(|(g, &id)| {
+                    let toks = self.memo_term(id);
+                    written_is(heap, &g.term, &subs, toks, &mut stack)
+                })
+            };
+            let gone = &gone[..ngone];
+            if self.fails_after_move(
+                &toks, gone, added, added_hash, mv.linear, &mut ids, terms_are,
+            ) {
+                drop |= 1 << i;
+            }
+        }
+        self.moves_ahead = MoveScratch {
+            toks,
+            vars,
+            stack,
+            cells,
+            ids,
+        };
+        if drop != 0 {
+            self.memo.stats.hits += drop.count_ones() as u64;
+            Context::drop_candidates(cur, drop);
+        }
+    }
+}
