@@ -902,14 +902,15 @@ pub(crate) fn written_is(
 
 /// [`tokens`] of the term written out as `term`, with the heap terms
 /// `subs` at its places and `slot(s)` for its slots, appended to `out`
-/// (`vars` carries the numbering of variables); `None` as for [`tokens`].
+/// (`vars` carries the numbering of variables); `None` as for [`tokens`],
+/// and when a slot has no value.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn written_tokens(
     heap: &Heap,
     settled: u32,
     term: &[TermOp],
     subs: &[Cell],
-    slot: &impl Fn(u32) -> Cell,
+    slot: &impl Fn(u32) -> Option<Cell>,
     vars: &mut Vec<Cell>,
     out: &mut Vec<u64>,
     stack: &mut Vec<Cell>,
@@ -922,7 +923,7 @@ pub(crate) fn written_tokens(
                 out.extend(word);
             }
             TermOp::Place(j) => tokens(heap, settled, subs[j as usize], vars, out, stack)?,
-            TermOp::Slot(s) => tokens(heap, settled, slot(s), vars, out, stack)?,
+            TermOp::Slot(s) => tokens(heap, settled, slot(s)?, vars, out, stack)?,
         }
     }
     Some(())
@@ -1729,7 +1730,7 @@ mod tests {
         // Its tokens, with a slot's value: those of the term.
         let mut out = Vec::new();
         vars.clear();
-        let value = |_| one;
+        let value = |_| Some(one);
         written_tokens(
             &heap,
             0,

@@ -373,7 +373,7 @@ pub fn plans_of(
                     conjuncts[k + 1].plan = first as u32;
                     plans.push(p);
                     plans[first].moved =
-                        move_plan(cells, &block, &goals, k, &seen, env_len).map(Box::new);
+                        move_plan(cells, &block, &goals, k, &seen, env_len, alt.head).map(Box::new);
                     if let Some(after) = conjuncts.get(k + 2) {
                         let known = &plans[first].places;
                         if let Some(p) =

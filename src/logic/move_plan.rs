@@ -30,7 +30,7 @@
 
 use super::lookahead::{need_of, KeyOp};
 use super::lookahead::{plan, Place, MAX_PLAN_ARGS};
-use crate::term::{sym, Cell, SymId};
+use crate::term::{sym, Addr, Cell, SymId};
 
 /// The most calls between `Gk` and the assumption.
 pub const MAX_TAKES: usize = 3;
@@ -85,11 +85,17 @@ pub struct MovePlan {
     /// Whether the call holds a variable fresh in `Gk` (its key then
     /// differs from candidate to candidate).
     pub call_reads: bool,
+    /// For the first conjunct (`k` = 0), when each slot the call reads
+    /// ([`TermOp::Slot`]) occurs once in the clause's head and is not the
+    /// environment's: the slot and its place in the head.  A call that
+    /// the head matches binds the slot to its subterm at that place, so
+    /// the call's key can be written before the clause is tried.
+    pub head: Option<Box<[(u32, Place)]>>,
 }
 
-/// The move plan for conjunct `k` of `conjuncts` (template cells), if it
-/// has one; `seen` are the slots occurring before it, `env_len` the
-/// environment's, `block` gives a term's cells.
+/// The move plan for conjunct `k` of `conjuncts` (template cells) of the
+/// clause with head `head`, if it has one; `seen` are the slots occurring
+/// before it, `env_len` the environment's, `block` gives a term's cells.
 pub fn move_plan(
     cells: &[Cell],
     block: &impl Fn(Cell) -> std::ops::Range<usize>,
@@ -97,6 +103,7 @@ pub fn move_plan(
     k: usize,
     seen: &[u32],
     env_len: u32,
+    head: Cell,
 ) -> Option<MovePlan> {
     let gk = conjuncts[k];
     let keyed = |goal: Cell, known: &[Place]| -> Option<(KeyedGoal, Box<[Place]>)> {
@@ -228,6 +235,9 @@ pub fn move_plan(
                 TermOp::Place(j) => need | 1 << j,
                 _ => need,
             });
+    let head = (k == 0)
+        .then(|| in_head(cells, block, head, env_len, &call))
+        .flatten();
     Some(MovePlan {
         places: places.into_boxed_slice(),
         need,
@@ -237,7 +247,48 @@ pub fn move_plan(
         call,
         call_pred,
         call_reads,
+        head,
     })
+}
+
+/// Where the slots that `call` reads are in the clause head `head`, when
+/// each occurs there once (see [`MovePlan::head`]).
+fn in_head(
+    cells: &[Cell],
+    block: &impl Fn(Cell) -> std::ops::Range<usize>,
+    head: Cell,
+    env_len: u32,
+    call: &[TermOp],
+) -> Option<Box<[(u32, Place)]>> {
+    let mut found: Vec<(u32, Place)> = Vec::new();
+    for op in call {
+        let TermOp::Slot(s) = *op else { continue };
+        if s < env_len {
+            return None;
+        }
+        if found.iter().any(|&(t, _)| t == s) {
+            continue;
+        }
+        let Cell::Struct(a) = head else { return None };
+        let Cell::Functor(_, n) = cells[a.ix()] else {
+            return None;
+        };
+        let slot = Cell::Ref(Addr(s));
+        if n > MAX_PLAN_ARGS || cells[block(head)].iter().filter(|&&c| c == slot).count() != 1 {
+            return None;
+        }
+        let mut at = None;
+        for i in 0..n {
+            let arg = cells[a.ix() + 1 + i as usize];
+            Place::walk(cells, &|c| c, i as u8, arg, &mut |p, c| {
+                if c == slot && at.is_none() {
+                    at = Some(p);
+                }
+            });
+        }
+        found.push((s, at?));
+    }
+    Some(found.into_boxed_slice())
 }
 
 /// Template term `term` written out in preorder, its variable slots named
@@ -321,6 +372,21 @@ mod tests {
         Some((m.takes.len(), m.facts.len(), m.linear, m.call_reads))
     }
 
+    /// The places in the head of the slots the first conjunct's move's
+    /// call reads, if known.
+    fn head_of(clause: &str) -> Option<usize> {
+        let mut symbols = Symbols::new();
+        let mut binders = Vec::new();
+        let locals = HashMap::new();
+        let term = crate::syntax::parse_term(clause).expect("parses");
+        let t = Compiler::new(&mut symbols, &mut binders, &[], &locals)
+            .clause(&term)
+            .expect("compiles");
+        let plan = t.conjuncts[0].get(1)?.plan;
+        let m = t.ahead.get(plan as usize)?.moved.as_deref()?;
+        m.head.as_ref().map(|h| h.len())
+    }
+
     #[test]
     fn a_move_is_takes_then_an_assumption_of_facts_then_a_call() {
         let jump = "jump (s N) :- b X Y peg , b (s X) Y peg , b (s (s X)) Y empty , \
@@ -346,5 +412,11 @@ mod tests {
         assert_eq!(shape("p G :- a X , b X , (c X -o G)"), None);
         assert_eq!(shape("p :- a X , b X , (c X -o (q ; r))"), None);
         assert_eq!(shape("p :- a X , b X , ((c X :- r) -o q)"), None);
+        // The call's variables in the head: once each, or not at all.
+        let jump = "jump (s N) :- b X Y peg , b (s X) Y peg , (b X Y empty -o jump N)";
+        assert_eq!(head_of(jump), Some(1));
+        assert_eq!(head_of("p :- a X , b X , (c X -o q)"), Some(0));
+        assert_eq!(head_of("p N N :- a X , b X , (c X -o q N)"), None);
+        assert_eq!(head_of("p N :- a X , b X , (c X -o q N N)"), Some(1));
     }
 }

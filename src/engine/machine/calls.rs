@@ -24,7 +24,7 @@ impl Machine {
                     .note("raise the limit with --max-depth, or look for a recursion that does not end"));
             }
         }
-        let Some(item) = self.next_candidate(&mut cursor) else {
+        let Some(item) = self.next_candidate(goal, &mut cursor) else {
             if self.tracer.is_some() {
                 self.trace(crate::engine::trace::TraceKind::Fail, goal, String::new());
             }
@@ -48,7 +48,7 @@ impl Machine {
     /// alternative whose state was just restored: the choice is updated in
     /// place while candidates remain after the one tried, popped otherwise.
     pub(super) fn retry(&mut self, goal: Cell, mut cursor: Cursor, parent: u32) -> Step {
-        let item = self.next_candidate(&mut cursor);
+        let item = self.next_candidate(goal, &mut cursor);
         let more = item.is_some() && Context::has_more(&cursor);
         self.resume_newest(more, |alt| {
             if let Alternative::Clauses { cursor: c, .. } = alt {
@@ -71,19 +71,25 @@ impl Machine {
     /// [`Machine::first_conjunct_fails`]) when no tracer is installed and
     /// no depth limit set.
     #[inline(always)]
-    fn next_candidate(&mut self, cursor: &mut Cursor) -> Option<Item> {
+    fn next_candidate(&mut self, goal: Cell, cursor: &mut Cursor) -> Option<Item> {
         let item = self.ctx.next_usable(cursor)?;
         if !self.ctx.entries[item.entry as usize].first_call {
             return Some(item);
         }
-        self.next_clause_candidate(cursor, item)
+        self.next_clause_candidate(goal, cursor, item)
     }
 
-    /// [`Self::next_candidate`] from `item`, a clause with a first call.
+    /// [`Self::next_candidate`] of call `goal` from `item`, a clause with a
+    /// first call.
     #[inline(never)]
-    fn next_clause_candidate(&mut self, cursor: &mut Cursor, mut item: Item) -> Option<Item> {
+    fn next_clause_candidate(
+        &mut self,
+        goal: Cell,
+        cursor: &mut Cursor,
+        mut item: Item,
+    ) -> Option<Item> {
         let mut seen = None;
-        while self.first_conjunct_fails(item, &mut seen) {
+        while self.first_conjunct_fails(goal, item, &mut seen) {
             item = self.ctx.next_usable(cursor)?;
         }
         Some(item)

@@ -272,8 +272,10 @@ impl Machine {
                     // candidates were decided when the clause was chosen.
                     self.first_ahead.at = NONE;
                     let mut cursor = self.first_ahead.cursor;
-                    if self.memoizing {
-                        self.drop_known_moves(g, &mut cursor);
+                    match self.first_ahead.known {
+                        Some(hits) => self.memo.stats.hits += hits as u64,
+                        None if self.memoizing => self.drop_known_moves(g, &mut cursor),
+                        None => {}
                     }
                     cursor
                 } else {

@@ -120,6 +120,10 @@ pub(super) struct FirstAhead {
     pub(super) item: Item,
     pub(super) at: u32,
     pub(super) cursor: Cursor,
+    /// When the candidates whose move leads to a known failure were
+    /// dropped from `cursor` already ([`super::memo_ahead`]): how many,
+    /// the memo hits to count when the cursor is taken.
+    pub(super) known: Option<u32>,
 }
 
 impl Default for FirstAhead {
@@ -128,6 +132,7 @@ impl Default for FirstAhead {
             item: NO_ITEM,
             at: NONE,
             cursor: Cursor::default(),
+            known: None,
         }
     }
 }
@@ -198,7 +203,12 @@ impl Machine {
     /// them, they are kept for the call ([`FirstAhead`]).  Never under a
     /// tracer or a depth limit.
     #[inline(always)]
-    pub(super) fn first_conjunct_fails(&mut self, item: Item, seen: &mut FirstSeen) -> bool {
+    pub(super) fn first_conjunct_fails(
+        &mut self,
+        goal: Cell,
+        item: Item,
+        seen: &mut FirstSeen,
+    ) -> bool {
         // (Not a linear clause: trying it consumes it, which its first
         // conjunct might see.)
         let entry = &self.ctx.entries[item.entry as usize];
@@ -215,7 +225,7 @@ impl Machine {
         };
         let t = &self.templates[tpl as usize];
         match t.conjuncts.get(item.alt as usize).and_then(|c| c.first()) {
-            Some(c) if c.first.is_some() => self.first_call_fails(tpl, item, seen),
+            Some(c) if c.first.is_some() => self.first_call_fails(goal, tpl, item, seen),
             _ => false,
         }
     }
@@ -226,7 +236,7 @@ impl Machine {
     /// compiled with the clause that read no slot (the clause's
     /// environment does not exist yet).
     #[inline(never)]
-    fn first_call_fails(&mut self, tpl: u32, item: Item, seen: &mut FirstSeen) -> bool {
+    fn first_call_fails(&mut self, goal: Cell, tpl: u32, item: Item, seen: &mut FirstSeen) -> bool {
         let t = self.templates[tpl as usize].clone();
         let conj = &t.conjuncts[item.alt as usize];
         let Some(fc) = &conj[0].first else {
@@ -299,7 +309,16 @@ impl Machine {
         if let (Some(pos), None) = (pos, recalled) {
             self.record_decision(pos, tpl, item.alt, &sub);
         }
+        // Candidates whose move leads to a known failure (after the
+        // record, which holds what the context alone decides).
+        let mut known = None;
+        if exact && self.memoizing && plan != NONE && Context::masked_nonempty(&sub) {
+            if let Some(mv) = t.ahead[plan as usize].moved.as_deref() {
+                known = self.drop_known_first_moves(goal, mv, &mut sub);
+            }
+        }
         if !Context::has_more(&sub) {
+            self.memo.stats.hits += known.unwrap_or(0) as u64;
             return true;
         }
         if exact {
@@ -307,6 +326,7 @@ impl Machine {
                 item,
                 at: NONE,
                 cursor: sub,
+                known,
             };
         }
         false

@@ -31,18 +31,26 @@
 //! before, a key the table cannot write so) the candidate stays, and its
 //! call decides as before.
 //!
+//! The check is made when a clause is chosen as a candidate of a call,
+//! for the candidates the look-ahead decided for its first conjunct
+//! (the call's key then reads the clause's variables where its head has
+//! them in the call: `N` in `jump (s N)`), so that a clause all of whose
+//! moves are known failures is passed over untried; and otherwise at the
+//! call of a conjunct whose candidates are decided in one pass.
+//!
 //! Each candidate dropped counts as a memo hit, the one its call would
-//! have made: the table's figures are those of a search without the
-//! look-ahead (calls not made are not counted as inferences).  Only when
-//! no tracer is installed and no depth limit is set, as for the
-//! look-ahead.
+//! have made, counted when the decision is used: the table's figures are
+//! those of a search without the look-ahead (calls not made are not
+//! counted as inferences).  Only when no tracer is installed and no depth
+//! limit is set, as for the look-ahead.
 
 use super::lookahead::read_places;
 #[allow(unused_imports)]
 use super::*;
 use crate::engine::memo::{written_is, written_tokens, MAX_MOVE_FACTS};
+use crate::logic::lookahead::Place;
 use crate::logic::lookahead::{key_start, run_ops, MAX_PLAN_ARGS};
-use crate::logic::move_plan::MAX_TAKES;
+use crate::logic::move_plan::{MovePlan, MAX_TAKES};
 use crate::term::cell::Digest;
 use crate::term::sym;
 
@@ -56,13 +64,25 @@ pub(super) struct MoveScratch {
     ids: Vec<u8>,
 }
 
+/// Where the values of the slots a move's call reads are.
+#[derive(Copy, Clone)]
+enum Slots<'a> {
+    /// In the clause instance's environment block at this heap address.
+    Env(u32),
+    /// In the call the clause is a candidate of, at these places of its
+    /// head ([`MovePlan::head`]).
+    Head(Cell, &'a [(u32, Place)]),
+}
+
 impl Machine {
     /// Drop from a masked cursor of call `goal` the candidates whose move
-    /// leads to a recorded failure (see the module doc).  The caller has
-    /// checked that no tracer is installed and no depth limit is set.
+    /// leads to a recorded failure (see the module doc), when `goal` is
+    /// the conjunct of a clause instance whose move plan is the next
+    /// frame's.  The caller has checked that no tracer is installed and
+    /// no depth limit is set.
     #[inline(never)]
     pub(super) fn drop_known_moves(&mut self, goal: Cell, cur: &mut Cursor) {
-        if !self.ctx.memo.on || self.cont == NONE || !Context::masked_nonempty(cur) {
+        if self.cont == NONE {
             return;
         }
         let Action::Deferred {
@@ -82,6 +102,35 @@ impl Machine {
         if goal != Cell::Struct(Addr((at as i64 + first.offset) as u32)) {
             return;
         }
+        let dropped = self.drop_moves(mv, Slots::Env(env), cur);
+        self.memo.stats.hits += dropped as u64;
+    }
+
+    /// [`Machine::drop_known_moves`] for the candidates `cur` of a clause's
+    /// first conjunct, whose move plan is `mv`, decided when the clause is
+    /// a candidate of call `goal` and before it is tried: the call's key
+    /// reads the clause's variables where the head has them in `goal` (a
+    /// head that does not match `goal` fails the clause anyway).  The
+    /// number of candidates dropped, whose hits the caller counts when the
+    /// decision is used; `None` when it could not look (the conjunct's
+    /// call looks then).
+    #[inline(never)]
+    pub(super) fn drop_known_first_moves(
+        &mut self,
+        goal: Cell,
+        mv: &MovePlan,
+        cur: &mut Cursor,
+    ) -> Option<u32> {
+        let head = mv.head.as_deref()?;
+        Some(self.drop_moves(mv, Slots::Head(goal, head), cur))
+    }
+
+    /// Drop the candidates of `cur` whose move by `mv` leads to a recorded
+    /// failure; how many.
+    fn drop_moves(&mut self, mv: &MovePlan, slots: Slots<'_>, cur: &mut Cursor) -> u32 {
+        if !self.ctx.memo.on || !Context::masked_nonempty(cur) {
+            return 0;
+        }
         let (f, n) = mv.call_pred;
         if !self.is_memoized(f)
             || self.builtin_of(f, n).is_some()
@@ -93,20 +142,20 @@ impl Machine {
                 .iter()
                 .any(|g| self.built_in_name(g.pred.0, g.pred.1))
         {
-            return;
+            return 0;
         }
         let Some(settled) = self.keys_before_assuming(mv.facts.len()) else {
-            return;
+            return 0;
         };
         let mut pix = [0u32; MAX_TAKES];
         for (p, g) in pix.iter_mut().zip(mv.takes.iter()) {
             match self.ctx.pred_index(g.pred) {
                 Some(i) => *p = i,
-                None => return,
+                None => return 0,
             }
         }
         let Some((items, mask)) = self.ctx.masked_candidates(cur) else {
-            return;
+            return 0;
         };
         let MoveScratch {
             mut toks,
@@ -117,15 +166,25 @@ impl Machine {
         } = std::mem::take(&mut self.moves_ahead);
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
-        let slot = |s: u32| heap.cells[(env + s) as usize];
+        let slot = |s: u32| match slots {
+            Slots::Env(env) => Some(heap.cells[(env + s) as usize]),
+            Slots::Head(goal, head) => {
+                let (_, p) = head.iter().find(|&&(t, _)| t == s)?;
+                let Cell::Struct(a) = heap.deref(goal) else {
+                    return None;
+                };
+                p.find(&heap.cells, &deref, a.ix())
+            }
+        };
         let mut subs = [Cell::Atom(sym::TRUE); MAX_PLAN_ARGS as usize];
-        // The call's tokens, when every candidate gives the same.
+        // The call's tokens, when every candidate gives the same.  (A
+        // variable of the call would be one the candidate, or the head,
+        // may bind.)
         let mut toks_ok = true;
         if !mv.call_reads {
             toks.clear();
             vars.clear();
             let (v, o, st) = (&mut vars, &mut toks, &mut stack);
-            // (A variable of the call would be one the candidate may bind.)
             toks_ok = written_tokens(heap, settled, &mv.call, &subs, &slot, v, o, st).is_some()
                 && vars.is_empty();
         }
@@ -229,8 +288,8 @@ impl Machine {
             ids,
         };
         if drop != 0 {
-            self.memo.stats.hits += drop.count_ones() as u64;
             Context::drop_candidates(cur, drop);
         }
+        drop.count_ones()
     }
 }
