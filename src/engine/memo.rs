@@ -932,9 +932,14 @@ pub(crate) fn written_tokens(
 /// The hash of a memo key: the call's canonical tokens and the sums of
 /// the hashes of the usable linear resources (`lin`) and of the assumed
 /// unbounded clauses (`unb`).
-pub(crate) fn key_hash(goal: &[u64], lin: u64, unb: u64) -> u64 {
+fn key_hash(goal: &[u64], lin: u64, unb: u64) -> u64 {
+    key_hash_of(hash_tokens(goal), lin, unb)
+}
+
+/// [`key_hash`] from the [`hash_tokens`] of the call's tokens.
+fn key_hash_of(goal: u64, lin: u64, unb: u64) -> u64 {
     let mut h = Hasher64::new();
-    h.add(1, hash_tokens(goal));
+    h.add(1, goal);
     h.add(2, lin);
     h.add(3, unb);
     h.finish()
@@ -1367,7 +1372,8 @@ impl Machine {
         &self.memo.term_list[id as usize].0
     }
 
-    /// Whether the call with canonical tokens `toks` has a recorded
+    /// Whether the call with canonical tokens `toks` (whose
+    /// [`hash_tokens`] is `toks_hash`) has a recorded
     /// failure in the context this one becomes when the usable linear
     /// entries `gone` are consumed and the terms `added` (interned ids,
     /// their hashes summing to `added_hash`) are assumed, linearly when
@@ -1381,6 +1387,7 @@ impl Machine {
     pub(crate) fn fails_after_move(
         &self,
         toks: &[u64],
+        toks_hash: u64,
         gone: &[u32],
         added: &[u32],
         added_hash: u64,
@@ -1407,7 +1414,7 @@ impl Machine {
         } else {
             unb = unb.wrapping_add(added_hash);
         }
-        let hash = key_hash(toks, lin, unb);
+        let hash = key_hash_of(toks_hash, lin, unb);
         self.memo.may_contain(hash)
             && checked()
             && self

@@ -47,7 +47,7 @@
 use super::lookahead::read_places;
 #[allow(unused_imports)]
 use super::*;
-use crate::engine::memo::{written_is, written_tokens, MAX_MOVE_FACTS};
+use crate::engine::memo::{hash_tokens, written_is, written_tokens, MAX_MOVE_FACTS};
 use crate::logic::lookahead::Place;
 use crate::logic::lookahead::{key_start, run_ops, MAX_PLAN_ARGS};
 use crate::logic::move_plan::{MovePlan, MAX_TAKES};
@@ -181,12 +181,14 @@ impl Machine {
         // variable of the call would be one the candidate, or the head,
         // may bind.)
         let mut toks_ok = true;
+        let mut toks_hash = 0;
         if !mv.call_reads {
             toks.clear();
             vars.clear();
             let (v, o, st) = (&mut vars, &mut toks, &mut stack);
             toks_ok = written_tokens(heap, settled, &mv.call, &subs, &slot, v, o, st).is_some()
                 && vars.is_empty();
+            toks_hash = hash_tokens(&toks);
         }
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
@@ -265,6 +267,7 @@ impl Machine {
                 {
                     continue;
                 }
+                toks_hash = hash_tokens(&toks);
             }
             let added = &added[..mv.facts.len()];
             let terms_are = || {
@@ -274,9 +277,8 @@ impl Machine {
                 })
             };
             let gone = &gone[..ngone];
-            if self.fails_after_move(
-                &toks, gone, added, added_hash, mv.linear, &mut ids, terms_are,
-            ) {
+            let (lin, th) = (mv.linear, toks_hash);
+            if self.fails_after_move(&toks, th, gone, added, added_hash, lin, &mut ids, terms_are) {
                 drop |= 1 << i;
             }
         }
