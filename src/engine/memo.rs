@@ -487,6 +487,14 @@ impl Generation {
 /// written before it is made.
 pub const MAX_MOVE_FACTS: usize = 8;
 
+/// The ids of the facts a move assumes (the first ones of the array) and
+/// the sum of their hashes.
+pub(crate) type MoveFacts = ([u32; MAX_MOVE_FACTS], u64);
+
+/// The most moves whose facts the table remembers ([`MemoTable::moves`]):
+/// when full, it starts afresh (about 3 MB).
+const MOVES_KEPT: usize = 1 << 16;
+
 /// The memo table and the interning of resource terms.
 #[derive(Clone, Debug)]
 pub struct MemoTable {
@@ -506,6 +514,12 @@ pub struct MemoTable {
     /// last seen with (see [`Machine::identify_fact`]): a hint, checked
     /// against the id's tokens before use.
     by_key: HashMap<u64, u32, FastHash>,
+    /// The ids (and summed hashes) of the facts a move assumes, by the
+    /// move (the template and look-ahead plan of its move plan) and the id
+    /// of the candidate's term: the candidate's term decides the facts, so
+    /// ids checked once against the facts' terms hold while the ids do
+    /// (see the memo look-ahead).  Bounded by [`MOVES_KEPT`].
+    moves: HashMap<(u32, u32, u32), MoveFacts, FastHash>,
     /// Bytes the interned terms hold (estimated as for keys).
     terms_bytes: usize,
     /// The context's memo base (`MemoSums::base`) the keys were recorded
@@ -571,6 +585,7 @@ impl MemoTable {
             terms: HashMap::default(),
             term_list: Vec::new(),
             by_key: HashMap::default(),
+            moves: HashMap::default(),
             terms_bytes: 0,
             keys_base: 0,
             base_params: Vec::new(),
@@ -615,6 +630,7 @@ impl MemoTable {
         self.terms.clear();
         self.term_list.clear();
         self.by_key.clear();
+        self.moves.clear();
         self.terms_bytes = 0;
     }
 
@@ -634,6 +650,31 @@ impl MemoTable {
         // of `terms` and (for a fact) `by_key`.
         self.terms_bytes += tokens.len() * 8 + 16 + 24 + 2 * MAP_ENTRY_BYTES;
         (next, hash)
+    }
+
+    /// The ids of the facts that move `moved` (template, plan) assumes from a
+    /// candidate of term `id`, and their hashes' sum, when known.
+    #[inline]
+    pub(crate) fn move_facts(
+        &self,
+        moved: (u32, u32),
+        id: u32,
+    ) -> Option<([u32; MAX_MOVE_FACTS], u64)> {
+        self.moves.get(&(moved.0, moved.1, id)).copied()
+    }
+
+    /// Remember the facts move `moved` assumes from a candidate of term `id`
+    /// (checked against their terms).
+    pub(crate) fn learn_move_facts(&mut self, moved: (u32, u32), id: u32, facts: MoveFacts) {
+        if self.moves.len() >= MOVES_KEPT {
+            self.moves.clear();
+        }
+        self.moves.insert((moved.0, moved.1, id), facts);
+    }
+
+    /// Forget the facts of every move (the templates they name change).
+    pub(crate) fn forget_moves(&mut self) {
+        self.moves.clear();
     }
 
     /// Whether the table holds the key with these parts under `hash`: the

@@ -314,7 +314,7 @@ impl Machine {
         let mut known = None;
         if exact && self.memoizing && plan != NONE && Context::masked_nonempty(&sub) {
             if let Some(mv) = t.ahead[plan as usize].moved.as_deref() {
-                known = self.drop_known_first_moves(goal, mv, &mut sub);
+                known = self.drop_known_first_moves(goal, (tpl, plan), mv, &mut sub);
             }
         }
         if !Context::has_more(&sub) {

@@ -47,10 +47,11 @@
 use super::lookahead::read_places;
 #[allow(unused_imports)]
 use super::*;
+use crate::engine::memo::NO_RES;
 use crate::engine::memo::{hash_tokens, written_is, written_tokens, MAX_MOVE_FACTS};
 use crate::logic::lookahead::Place;
 use crate::logic::lookahead::{key_start, run_ops, MAX_PLAN_ARGS};
-use crate::logic::move_plan::{MovePlan, MAX_TAKES};
+use crate::logic::move_plan::{KeyedGoal, MovePlan, MAX_TAKES};
 use crate::term::cell::Digest;
 use crate::term::sym;
 
@@ -102,7 +103,7 @@ impl Machine {
         if goal != Cell::Struct(Addr((at as i64 + first.offset) as u32)) {
             return;
         }
-        let dropped = self.drop_moves(mv, Slots::Env(env), cur);
+        let dropped = self.drop_moves((tpl, plan), mv, Slots::Env(env), cur);
         self.memo.stats.hits += dropped as u64;
     }
 
@@ -118,16 +119,24 @@ impl Machine {
     pub(super) fn drop_known_first_moves(
         &mut self,
         goal: Cell,
+        moved: (u32, u32),
         mv: &MovePlan,
         cur: &mut Cursor,
     ) -> Option<u32> {
         let head = mv.head.as_deref()?;
-        Some(self.drop_moves(mv, Slots::Head(goal, head), cur))
+        Some(self.drop_moves(moved, mv, Slots::Head(goal, head), cur))
     }
 
-    /// Drop the candidates of `cur` whose move by `mv` leads to a recorded
-    /// failure; how many.
-    fn drop_moves(&mut self, mv: &MovePlan, slots: Slots<'_>, cur: &mut Cursor) -> u32 {
+    /// Drop the candidates of `cur` whose move by `mv` (the move plan of
+    /// template and look-ahead plan `moved`) leads to a recorded failure;
+    /// how many.
+    fn drop_moves(
+        &mut self,
+        moved: (u32, u32),
+        mv: &MovePlan,
+        slots: Slots<'_>,
+        cur: &mut Cursor,
+    ) -> u32 {
         if !self.ctx.memo.on || !Context::masked_nonempty(cur) {
             return 0;
         }
@@ -192,6 +201,9 @@ impl Machine {
         }
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
+        // The facts checked against their ids, to remember after the loop.
+        let mut learnt = [(NO_RES, ([0u32; MAX_MOVE_FACTS], 0u64)); 8];
+        let mut nlearnt = 0;
         let mut m = if toks_ok { mask } else { 0 };
         'candidates: while m != 0 {
             let i = m.trailing_zeros();
@@ -236,25 +248,39 @@ impl Machine {
                     ngone += 1;
                 }
             }
-            // The facts the move assumes, by the ids their keys hint at.
-            let mut added = [0u32; MAX_MOVE_FACTS];
-            let mut added_hash = 0u64;
-            for (a, g) in added.iter_mut().zip(mv.facts.iter()) {
-                let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
-                    continue 'candidates;
-                };
-                let Some((id, _, hash)) = self.fact_hint(h) else {
-                    continue 'candidates;
-                };
-                *a = id;
-                added_hash = added_hash.wrapping_add(hash);
-            }
+            // The facts the move assumes: known from the candidate's term
+            // when this move was checked from it before, else the ids
+            // their keys hint at.
+            let res = self.ctx.entries[item.entry as usize].res;
+            let known = (res != NO_RES)
+                .then(|| self.memo.move_facts(moved, res))
+                .flatten();
+            let (added, added_hash) = match known {
+                Some(facts) => facts,
+                None => {
+                    let mut added = [0u32; MAX_MOVE_FACTS];
+                    let mut added_hash = 0u64;
+                    for (a, g) in added.iter_mut().zip(mv.facts.iter()) {
+                        let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
+                            continue 'candidates;
+                        };
+                        let Some((id, _, hash)) = self.fact_hint(h) else {
+                            continue 'candidates;
+                        };
+                        *a = id;
+                        added_hash = added_hash.wrapping_add(hash);
+                    }
+                    (added, added_hash)
+                }
+            };
             // The candidate's subterms the terms name.
-            for (j, p) in mv.places.iter().enumerate() {
-                if mv.need & (1 << j) != 0 {
-                    match p.find(&heap.cells, &deref, head.ix()) {
-                        Some(c) => subs[j] = c,
-                        None => continue 'candidates,
+            if known.is_none() || mv.call_reads {
+                for (j, p) in mv.places.iter().enumerate() {
+                    if mv.need & (1 << j) != 0 {
+                        match p.find(&heap.cells, &deref, head.ix()) {
+                            Some(c) => subs[j] = c,
+                            None => continue 'candidates,
+                        }
                     }
                 }
             }
@@ -269,17 +295,31 @@ impl Machine {
                 }
                 toks_hash = hash_tokens(&toks);
             }
-            let added = &added[..mv.facts.len()];
+            let facts = &added[..mv.facts.len()];
+            let checked = std::cell::Cell::new(false);
             let terms_are = || {
-                mv.facts.iter().zip(added).all(|(g, &id)| {
-                    let toks = self.memo_term(id);
-                    written_is(heap, &g.term, &subs, toks, &mut stack)
-                })
+                known.is_some() || {
+                    let is = |(g, &id): (&KeyedGoal, &u32)| {
+                        written_is(heap, &g.term, &subs, self.memo_term(id), &mut stack)
+                    };
+                    let ok = mv.facts.iter().zip(facts).all(is);
+                    checked.set(ok);
+                    ok
+                }
             };
             let gone = &gone[..ngone];
             let (lin, th) = (mv.linear, toks_hash);
-            if self.fails_after_move(&toks, th, gone, added, added_hash, lin, &mut ids, terms_are) {
+            if self.fails_after_move(&toks, th, gone, facts, added_hash, lin, &mut ids, terms_are) {
                 drop |= 1 << i;
+            }
+            if checked.get() && nlearnt < learnt.len() {
+                learnt[nlearnt] = (res, (added, added_hash));
+                nlearnt += 1;
+            }
+        }
+        for &(res, facts) in &learnt[..nlearnt] {
+            if res != NO_RES {
+                self.memo.learn_move_facts(moved, res, facts);
             }
         }
         self.moves_ahead = MoveScratch {

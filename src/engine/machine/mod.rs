@@ -1472,6 +1472,7 @@ impl Machine {
             if self.templates.len() > keep {
                 self.templates.truncate(keep);
                 self.decisions.forget();
+                self.memo.forget_moves();
             }
         }
     }
