@@ -69,7 +69,9 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::logic::move_plan::TermOp;
+use super::tokens::ground_is;
+pub use super::tokens::{hash_tokens, tokens};
+pub(crate) use super::tokens::{written_is, written_tokens};
 use crate::term::cell::{FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
 
@@ -732,244 +734,6 @@ pub struct MemoCall {
     pub proved: bool,
 }
 
-/// The token of an atom, a string, and a compound's name and arity; an
-/// integer is [`INT_TOKEN`] followed by its value.  One place for the
-/// encoding that [`tokens`] writes and [`ground_is`] reads.
-fn atom_token(s: SymId) -> u64 {
-    (1 << 60) | s.0 as u64
-}
-
-fn str_token(s: crate::term::StrId) -> u64 {
-    (3 << 60) | s.0 as u64
-}
-
-fn functor_token(f: SymId, n: u32) -> u64 {
-    (5 << 60) | ((f.0 as u64) << 24) | n as u64
-}
-
-/// The token before an integer's value.
-const INT_TOKEN: u64 = 2 << 60;
-
-/// Canonical tokens of a term: cells in preorder, variables numbered by
-/// first occurrence (`vars` carries the numbering).  `None` if the term
-/// holds a name with a scope that is not part of a key: a `forall`
-/// constant, or a module's `LOCAL` name made after heap time `settled`
-/// (see `Machine::settled_names`).  Whether a call with such a name
-/// fails can depend on which of its variables are older than the name, and
-/// a key sees variables only up to renaming.
-pub fn tokens(
-    heap: &Heap,
-    settled: u32,
-    c: Cell,
-    vars: &mut Vec<Cell>,
-    out: &mut Vec<u64>,
-    stack: &mut Vec<Cell>,
-) -> Option<()> {
-    let young = |s: SymId| heap.sym_born_after(s, settled);
-    // Preorder: a compound's first argument is visited next, its other
-    // arguments are stacked (a numeral `s (s z)` needs no stack).
-    stack.clear();
-    let mut next = Some(c);
-    loop {
-        let c = match next.take() {
-            Some(c) => c,
-            None => match stack.pop() {
-                Some(c) => c,
-                None => return Some(()),
-            },
-        };
-        let c = heap.deref(c);
-        match c {
-            Cell::Ref(_) => {
-                let k = match vars.iter().position(|&v| v == c) {
-                    Some(k) => k,
-                    None => {
-                        vars.push(c);
-                        vars.len() - 1
-                    }
-                };
-                out.push((7 << 60) | k as u64);
-            }
-            Cell::Atom(s) => {
-                if young(s) {
-                    return None;
-                }
-                out.push(atom_token(s))
-            }
-            Cell::Int(i) => {
-                out.push(INT_TOKEN);
-                out.push(i as u64);
-            }
-            Cell::Str(s) => out.push(str_token(s)),
-            Cell::Bound(b) => out.push((8 << 60) | b as u64),
-            Cell::Eigen(_) => return None,
-            Cell::Functor(f, n) => out.push(functor_token(f, n)),
-            Cell::Struct(a) => {
-                let Cell::Functor(f, n) = heap.get(a) else {
-                    return None;
-                };
-                if young(f) {
-                    return None;
-                }
-                out.push(functor_token(f, n));
-                for i in (1..n).rev() {
-                    stack.push(heap.arg(a, i));
-                }
-                if n > 0 {
-                    next = Some(heap.arg(a, 0));
-                }
-            }
-        }
-    }
-}
-
-/// Whether the term `c` is ground and has the canonical tokens `toks`
-/// ([`tokens`] without its checks of young names, for when there are none).
-fn ground_is(heap: &Heap, c: Cell, toks: &[u64], stack: &mut Vec<Cell>) -> bool {
-    ground_is_at(heap, c, toks, 0, stack) == Some(toks.len())
-}
-
-/// Whether the term `c` is ground and its canonical tokens are those of
-/// `toks` from `at` on: the position after them if so.
-fn ground_is_at(
-    heap: &Heap,
-    c: Cell,
-    toks: &[u64],
-    mut at: usize,
-    stack: &mut Vec<Cell>,
-) -> Option<usize> {
-    stack.clear();
-    let mut c = c;
-    loop {
-        let t = match heap.deref(c) {
-            Cell::Atom(s) => atom_token(s),
-            Cell::Str(s) => str_token(s),
-            Cell::Int(i) => {
-                if toks.get(at) != Some(&INT_TOKEN) {
-                    return None;
-                }
-                at += 1;
-                i as u64
-            }
-            Cell::Struct(a) => {
-                let Cell::Functor(f, n) = heap.get(a) else {
-                    return None;
-                };
-                if toks.get(at) != Some(&functor_token(f, n)) {
-                    return None;
-                }
-                at += 1;
-                if n > 0 {
-                    for i in (1..n).rev() {
-                        stack.push(heap.arg(a, i));
-                    }
-                    c = heap.arg(a, 0);
-                    continue;
-                }
-                match stack.pop() {
-                    Some(d) => {
-                        c = d;
-                        continue;
-                    }
-                    None => return Some(at),
-                }
-            }
-            _ => return None,
-        };
-        if toks.get(at) != Some(&t) {
-            return None;
-        }
-        at += 1;
-        match stack.pop() {
-            Some(d) => c = d,
-            None => return Some(at),
-        }
-    }
-}
-
-/// The token of a constant or compound name of a written-out term
-/// ([`TermOp::Cell`]), and the word after it (an integer's value);
-/// `None` for a name with a scope (see [`tokens`]) or any other cell.
-#[inline]
-fn cell_token(heap: &Heap, settled: u32, c: Cell) -> Option<(u64, Option<u64>)> {
-    let young = |s: SymId| heap.sym_born_after(s, settled);
-    match c {
-        Cell::Atom(s) if !young(s) => Some((atom_token(s), None)),
-        Cell::Functor(f, n) if !young(f) => Some((functor_token(f, n), None)),
-        Cell::Str(s) => Some((str_token(s), None)),
-        Cell::Int(i) => Some((INT_TOKEN, Some(i as u64))),
-        _ => None,
-    }
-}
-
-/// Whether the term written out as `term`, with the ground heap terms
-/// `subs` at its places, has the canonical tokens `toks`: [`ground_is`]
-/// for a term not built.  (A slot is not read: `false`.)
-pub(crate) fn written_is(
-    heap: &Heap,
-    term: &[TermOp],
-    subs: &[Cell],
-    toks: &[u64],
-    stack: &mut Vec<Cell>,
-) -> bool {
-    let mut at = 0;
-    for op in term {
-        match *op {
-            TermOp::Cell(c) => {
-                // Names with a scope were ruled out by the caller.
-                let Some((t, word)) = cell_token(heap, u32::MAX, c) else {
-                    return false;
-                };
-                if toks.get(at) != Some(&t) {
-                    return false;
-                }
-                at += 1;
-                if let Some(w) = word {
-                    if toks.get(at) != Some(&w) {
-                        return false;
-                    }
-                    at += 1;
-                }
-            }
-            TermOp::Place(j) => match ground_is_at(heap, subs[j as usize], toks, at, stack) {
-                Some(next) => at = next,
-                None => return false,
-            },
-            TermOp::Slot(_) => return false,
-        }
-    }
-    at == toks.len()
-}
-
-/// [`tokens`] of the term written out as `term`, with the heap terms
-/// `subs` at its places and `slot(s)` for its slots, appended to `out`
-/// (`vars` carries the numbering of variables); `None` as for [`tokens`],
-/// and when a slot has no value.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn written_tokens(
-    heap: &Heap,
-    settled: u32,
-    term: &[TermOp],
-    subs: &[Cell],
-    slot: &impl Fn(u32) -> Option<Cell>,
-    vars: &mut Vec<Cell>,
-    out: &mut Vec<u64>,
-    stack: &mut Vec<Cell>,
-) -> Option<()> {
-    for op in term {
-        match *op {
-            TermOp::Cell(c) => {
-                let (t, word) = cell_token(heap, settled, c)?;
-                out.push(t);
-                out.extend(word);
-            }
-            TermOp::Place(j) => tokens(heap, settled, subs[j as usize], vars, out, stack)?,
-            TermOp::Slot(s) => tokens(heap, settled, slot(s)?, vars, out, stack)?,
-        }
-    }
-    Some(())
-}
-
 /// The hash of a memo key: the call's canonical tokens and the sums of
 /// the hashes of the usable linear resources (`lin`) and of the assumed
 /// unbounded clauses (`unb`).
@@ -983,15 +747,6 @@ fn key_hash_of(goal: u64, lin: u64, unb: u64) -> u64 {
     h.add(1, goal);
     h.add(2, lin);
     h.add(3, unb);
-    h.finish()
-}
-
-/// Hash of a token sequence.
-pub fn hash_tokens(tokens: &[u64]) -> u64 {
-    let mut h = Hasher64::new();
-    for &t in tokens {
-        h.add(9, t);
-    }
     h.finish()
 }
 
@@ -1399,13 +1154,12 @@ impl Machine {
         (heap.max_sym_birth <= settled && heap.eigens.is_empty()).then_some(settled)
     }
 
-    /// The id, canonical tokens and hash of the term that a ground fact
-    /// with whole-atom index key `key` had when last assumed: a hint
-    /// (see `by_key`), to check against the fact before use.
-    pub(crate) fn fact_hint(&self, key: u64) -> Option<(u32, &[u64], u64)> {
+    /// The id and hash of the term that a ground fact with whole-atom
+    /// index key `key` had when last assumed: a hint (see `by_key`), to
+    /// check against the fact before use.
+    pub(crate) fn fact_hint(&self, key: u64) -> Option<(u32, u64)> {
         let &id = self.memo.by_key.get(&key)?;
-        let (toks, hash) = &self.memo.term_list[id as usize];
-        Some((id, toks, *hash))
+        Some((id, self.memo.term_list[id as usize].1))
     }
 
     /// The canonical tokens of interned term `id`.
@@ -1740,61 +1494,6 @@ mod tests {
     }
 
     #[test]
-    fn a_written_out_fact_is_checked_against_tokens_exactly() {
-        let mut heap = Heap::new();
-        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
-        let z = Cell::Atom(z_sym);
-        let one = heap.new_struct(s, &[z]);
-        let two = heap.new_struct(s, &[one]);
-        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
-        let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
-        // `b (s X) Y peg` with X = `s z`, Y = `s z` at places 0 and 1.
-        let written = [
-            TermOp::Cell(Cell::Functor(b, 3)),
-            TermOp::Cell(Cell::Functor(s, 1)),
-            TermOp::Place(0),
-            TermOp::Place(1),
-            TermOp::Cell(Cell::Atom(peg)),
-        ];
-        assert!(written_is(&heap, &written, &[one, one], &toks, &mut stack));
-        assert!(!written_is(&heap, &written, &[z, one], &toks, &mut stack));
-        assert!(!written_is(&heap, &written, &[one, two], &toks, &mut stack));
-        assert!(!written_is(
-            &heap,
-            &written[..4],
-            &[one, one],
-            &toks,
-            &mut stack
-        ));
-        let slot = [
-            written[0],
-            written[1],
-            TermOp::Slot(0),
-            written[3],
-            written[4],
-        ];
-        assert!(!written_is(&heap, &slot, &[one, one], &toks, &mut stack));
-        // Its tokens, with a slot's value: those of the term.
-        let mut out = Vec::new();
-        vars.clear();
-        let value = |_| Some(one);
-        written_tokens(
-            &heap,
-            0,
-            &slot,
-            &[one, one],
-            &value,
-            &mut vars,
-            &mut out,
-            &mut stack,
-        )
-        .unwrap();
-        assert_eq!(out, toks);
-        assert!(vars.is_empty());
-    }
-
-    #[test]
     fn a_generation_is_also_full_at_three_eighths_of_the_bytes() {
         // No bound on keys; 800 bytes: a generation holds at most 300.
         let mut t = MemoTable::new(usize::MAX, 800);
@@ -1827,33 +1526,5 @@ mod tests {
         for r in 2..5u32 {
             assert!(t.contains(r as u64, &[1], &[r], &[]));
         }
-    }
-
-    #[test]
-    fn a_fact_is_checked_against_tokens_exactly() {
-        let mut heap = Heap::new();
-        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
-        let z = Cell::Atom(z_sym);
-        let one = heap.new_struct(s, &[z]);
-        let two = heap.new_struct(s, &[one]);
-        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
-        let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
-        assert!(ground_is(&heap, fact, &toks, &mut stack));
-        // The same term built again, through a bound variable.
-        let v = heap.new_var();
-        let again = heap.new_struct(b, &[two, v, Cell::Atom(peg)]);
-        let Cell::Ref(a) = v else { panic!() };
-        heap.cells[a.ix()] = one;
-        assert!(ground_is(&heap, again, &toks, &mut stack));
-        // Another term, a prefix, a longer list, a variable: no.
-        let other = heap.new_struct(b, &[one, two, Cell::Atom(peg)]);
-        assert!(!ground_is(&heap, other, &toks, &mut stack));
-        assert!(!ground_is(&heap, fact, &toks[..toks.len() - 1], &mut stack));
-        let longer = [&toks[..], &[atom_token(z_sym)]].concat();
-        assert!(!ground_is(&heap, fact, &longer, &mut stack));
-        let w = heap.new_var();
-        let open = heap.new_struct(b, &[two, w, Cell::Atom(peg)]);
-        assert!(!ground_is(&heap, open, &toks, &mut stack));
     }
 }

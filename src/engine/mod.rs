@@ -2,7 +2,8 @@
 //!
 //! [`machine::Machine`] runs Lolli's proof search (see its module doc for the
 //! rules); [`context`] holds the clauses it may use and their index;
-//! [`store`] and [`trail`] hold terms and the record of undoable changes.
+//! [`store`] and [`trail`] hold terms and the record of undoable changes;
+//! [`memo`] is the failure memo table, whose keys are [`tokens`].
 
 pub mod aggregate;
 pub mod builtins;
@@ -15,6 +16,7 @@ pub mod machine;
 pub mod memo;
 pub mod runs;
 pub mod store;
+pub mod tokens;
 pub mod trace;
 pub mod trail;
 

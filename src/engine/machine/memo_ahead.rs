@@ -25,7 +25,10 @@
 //! (its variables are the candidate's subterms, or terms that are ground
 //! when the candidate is chosen, which nothing can bind).
 //! A recorded failure is a fact about the call in that context, whatever
-//! happens to the table later.  So the candidate would fail, having
+//! happens to the table later.  The candidate's term decides the facts the
+//! move assumes, so their ids, once checked, are remembered by the move and
+//! the candidate's term id ([`MemoTable::move_facts`]) and not looked for
+//! again.  So the candidate would fail, having
 //! consumed, assumed and called nothing that shows in an answer.  When any
 //! of this does not hold (a take with two usable facts, a fact never seen
 //! before, a key the table cannot write so) the candidate stays, and its
@@ -47,10 +50,9 @@
 use super::lookahead::read_places;
 #[allow(unused_imports)]
 use super::*;
-use crate::engine::memo::NO_RES;
-use crate::engine::memo::{hash_tokens, written_is, written_tokens, MAX_MOVE_FACTS};
-use crate::logic::lookahead::Place;
-use crate::logic::lookahead::{key_start, run_ops, MAX_PLAN_ARGS};
+use crate::engine::memo::{hash_tokens, written_is, written_tokens};
+use crate::engine::memo::{MoveFacts, MAX_MOVE_FACTS, NO_RES};
+use crate::logic::lookahead::{key_start, run_ops, Place, MAX_PLAN_ARGS};
 use crate::logic::move_plan::{KeyedGoal, MovePlan, MAX_TAKES};
 use crate::term::cell::Digest;
 use crate::term::sym;
@@ -202,7 +204,7 @@ impl Machine {
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
         // The facts checked against their ids, to remember after the loop.
-        let mut learnt = [(NO_RES, ([0u32; MAX_MOVE_FACTS], 0u64)); 8];
+        let mut learnt: [(u32, MoveFacts); 8] = [(NO_RES, ([0; MAX_MOVE_FACTS], 0)); 8];
         let mut nlearnt = 0;
         let mut m = if toks_ok { mask } else { 0 };
         'candidates: while m != 0 {
@@ -224,30 +226,9 @@ impl Machine {
             if read.is_err() {
                 continue;
             }
-            // The linear entries the move consumes: the candidate's, then
-            // each take's one fact.
-            let mut gone = [NONE; MAX_TAKES + 1];
-            let mut ngone = 0;
-            if self.ctx.entries[item.entry as usize].linear {
-                gone[0] = item.entry;
-                ngone = 1;
-            }
-            for (g, &pix) in mv.takes.iter().zip(pix.iter()) {
-                let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
-                    continue 'candidates;
-                };
-                let fact = |it| self.fact_head(it).is_some();
-                let Some(it) = self.ctx.single_fact(pix, h, fact) else {
-                    continue 'candidates;
-                };
-                if it.entry == item.entry || gone[..ngone].contains(&it.entry) {
-                    continue 'candidates;
-                }
-                if self.ctx.entries[it.entry as usize].linear {
-                    gone[ngone] = it.entry;
-                    ngone += 1;
-                }
-            }
+            let Some((gone, ngone)) = self.move_consumes(mv, &pix, item, &digests) else {
+                continue;
+            };
             // The facts the move assumes: known from the candidate's term
             // when this move was checked from it before, else the ids
             // their keys hint at.
@@ -255,23 +236,9 @@ impl Machine {
             let known = (res != NO_RES)
                 .then(|| self.memo.move_facts(moved, res))
                 .flatten();
-            let (added, added_hash) = match known {
-                Some(facts) => facts,
-                None => {
-                    let mut added = [0u32; MAX_MOVE_FACTS];
-                    let mut added_hash = 0u64;
-                    for (a, g) in added.iter_mut().zip(mv.facts.iter()) {
-                        let Some(h) = run_ops(key_start(g.pred), &g.ops, &digests) else {
-                            continue 'candidates;
-                        };
-                        let Some((id, _, hash)) = self.fact_hint(h) else {
-                            continue 'candidates;
-                        };
-                        *a = id;
-                        added_hash = added_hash.wrapping_add(hash);
-                    }
-                    (added, added_hash)
-                }
+            let Some((added, added_hash)) = known.or_else(|| self.move_assumes(mv, &digests))
+            else {
+                continue;
             };
             // The candidate's subterms the terms name.
             if known.is_none() || mv.call_reads {
@@ -333,5 +300,55 @@ impl Machine {
             Context::drop_candidates(cur, drop);
         }
         drop.count_ones()
+    }
+
+    /// The linear entries a move by `mv` from candidate `item` consumes
+    /// (the candidate's, then each take's one fact), and how many; the
+    /// takes' predicates are at `pix` in the index, and `digests` are the
+    /// candidate's at the plan's places.  `None` when a take finds no
+    /// single fact, or one the move takes already.
+    #[inline]
+    fn move_consumes(
+        &self,
+        mv: &MovePlan,
+        pix: &[u32; MAX_TAKES],
+        item: Item,
+        digests: &[Digest],
+    ) -> Option<([u32; MAX_TAKES + 1], usize)> {
+        let mut gone = [NONE; MAX_TAKES + 1];
+        let mut n = 0;
+        if self.ctx.entries[item.entry as usize].linear {
+            gone[0] = item.entry;
+            n = 1;
+        }
+        for (g, &pix) in mv.takes.iter().zip(pix.iter()) {
+            let h = run_ops(key_start(g.pred), &g.ops, digests)?;
+            let it = self
+                .ctx
+                .single_fact(pix, h, |it| self.fact_head(it).is_some())?;
+            if it.entry == item.entry || gone[..n].contains(&it.entry) {
+                return None;
+            }
+            if self.ctx.entries[it.entry as usize].linear {
+                gone[n] = it.entry;
+                n += 1;
+            }
+        }
+        Some((gone, n))
+    }
+
+    /// The ids and summed hashes of the facts a move by `mv` assumes, as
+    /// their index keys (from the candidate's `digests`) hint at them: to
+    /// be checked against the facts.  `None` when a fact was never seen.
+    #[inline]
+    fn move_assumes(&self, mv: &MovePlan, digests: &[Digest]) -> Option<MoveFacts> {
+        let mut added = [0u32; MAX_MOVE_FACTS];
+        let mut hash = 0u64;
+        for (a, g) in added.iter_mut().zip(mv.facts.iter()) {
+            let (id, h) = self.fact_hint(run_ops(key_start(g.pred), &g.ops, digests)?)?;
+            *a = id;
+            hash = hash.wrapping_add(h);
+        }
+        Some((added, hash))
     }
 }
