@@ -916,31 +916,16 @@ impl Context {
     /// [`Found::Maybe`] without being scanned.
     #[inline]
     pub fn ground_candidates(&self, pix: u32, whole: u64, fact: impl Fn(Item) -> bool) -> Found {
-        const SCAN: usize = 8;
-        const FACTS: usize = 32;
-        let pi = &self.preds[pix as usize];
-        for &b in &pi.nonground {
-            let items = &self.buckets[b.0 as usize];
-            if items.len() > SCAN || items.iter().any(|it| self.usable(it.entry)) {
-                return Found::Maybe;
-            }
-        }
         let mut found = Found::Nothing;
-        for &b in pi.ground.get(&whole).map(|g| g.pair).iter().flatten() {
-            let items = &self.buckets[b.0 as usize];
-            if items.len() > FACTS {
-                return Found::Maybe;
-            }
-            for &it in items {
-                if self.usable(it.entry) {
-                    if !fact(it) {
-                        return Found::Maybe;
-                    }
-                    found = Found::Facts;
-                }
-            }
+        let all = self.each_usable_by_key(pix, whole, |it| {
+            found = Found::Facts;
+            fact(it)
+        });
+        if all {
+            found
+        } else {
+            Found::Maybe
         }
-        found
     }
 
     /// The one usable item that a call of the predicate at index `pix`
@@ -950,31 +935,49 @@ impl Context {
     /// through.  As for [`Context::may_match_ground`], no other item can
     /// unify with the call; this one does if its term is the call's.
     pub fn single_fact(&self, pix: u32, whole: u64, fact: impl Fn(Item) -> bool) -> Option<Item> {
+        let mut one = None;
+        let all = self.each_usable_by_key(pix, whole, |it| {
+            let first = one.is_none();
+            one = Some(it);
+            first && fact(it)
+        });
+        one.filter(|_| all)
+    }
+
+    /// Give `visit` the usable items that a call of the predicate at index
+    /// `pix` whose arguments are all ground, with whole-atom key `whole`,
+    /// can meet, until it says `false`; whether every such item was
+    /// visited and accepted.  `false` too when the call may meet a usable
+    /// item without a whole-atom key, or a bucket is too long to look
+    /// through (a few items with no key, more facts under one).
+    #[inline(always)]
+    fn each_usable_by_key(
+        &self,
+        pix: u32,
+        whole: u64,
+        mut visit: impl FnMut(Item) -> bool,
+    ) -> bool {
         const SCAN: usize = 8;
         const FACTS: usize = 32;
         let pi = &self.preds[pix as usize];
         for &b in &pi.nonground {
             let items = &self.buckets[b.0 as usize];
             if items.len() > SCAN || items.iter().any(|it| self.usable(it.entry)) {
-                return None;
+                return false;
             }
         }
-        let mut found = None;
-        for &b in &pi.ground.get(&whole)?.pair {
+        for &b in pi.ground.get(&whole).map(|g| g.pair).iter().flatten() {
             let items = &self.buckets[b.0 as usize];
             if items.len() > FACTS {
-                return None;
+                return false;
             }
             for &it in items {
-                if self.usable(it.entry) {
-                    if found.is_some() || !fact(it) {
-                        return None;
-                    }
-                    found = Some(it);
+                if self.usable(it.entry) && !visit(it) {
+                    return false;
                 }
             }
         }
-        found
+        true
     }
 
     /// The candidate streams for a call with predicate `pred` and keys

@@ -353,13 +353,14 @@ fn leftmost(cells: &[Cell], mut g: Cell) -> Cell {
 
 #[cfg(test)]
 mod tests {
+    use super::MovePlan;
     use crate::logic::template::Compiler;
     use crate::term::Symbols;
     use std::collections::HashMap;
 
-    /// Whether the first conjunct of the clause's first alternative has a
-    /// move plan, with how many takes and facts.
-    fn shape(clause: &str) -> Option<(usize, usize, bool, bool)> {
+    /// The move plan of the first conjunct of the clause's first
+    /// alternative, if it has one.
+    fn moved(clause: &str) -> Option<MovePlan> {
         let mut symbols = Symbols::new();
         let mut binders = Vec::new();
         let locals = HashMap::new();
@@ -368,23 +369,19 @@ mod tests {
             .clause(&term)
             .expect("compiles");
         let plan = t.conjuncts[0].get(1)?.plan;
-        let m = t.ahead.get(plan as usize)?.moved.as_deref()?;
+        t.ahead.get(plan as usize)?.moved.as_deref().cloned()
+    }
+
+    /// How many takes and facts the move has, whether it is linear and
+    /// whether its call reads the candidate.
+    fn shape(clause: &str) -> Option<(usize, usize, bool, bool)> {
+        let m = moved(clause)?;
         Some((m.takes.len(), m.facts.len(), m.linear, m.call_reads))
     }
 
-    /// The places in the head of the slots the first conjunct's move's
-    /// call reads, if known.
+    /// How many of the head's variables the move's call reads, if known.
     fn head_of(clause: &str) -> Option<usize> {
-        let mut symbols = Symbols::new();
-        let mut binders = Vec::new();
-        let locals = HashMap::new();
-        let term = crate::syntax::parse_term(clause).expect("parses");
-        let t = Compiler::new(&mut symbols, &mut binders, &[], &locals)
-            .clause(&term)
-            .expect("compiles");
-        let plan = t.conjuncts[0].get(1)?.plan;
-        let m = t.ahead.get(plan as usize)?.moved.as_deref()?;
-        m.head.as_ref().map(|h| h.len())
+        moved(clause)?.head.map(|h| h.len())
     }
 
     #[test]
