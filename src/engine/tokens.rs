@@ -263,16 +263,29 @@ pub fn hash_tokens(tokens: &[u64]) -> u64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_fact_is_checked_against_tokens_exactly() {
+    /// The names `b`, `s`, `z` and `peg`.
+    const B: SymId = SymId(40);
+    const S: SymId = SymId(41);
+    const Z: SymId = SymId(42);
+    const PEG: SymId = SymId(43);
+
+    /// A heap holding `s z`, `s (s z)` and the fact `b (s (s z)) (s z)
+    /// peg`, those three terms and the fact's tokens.
+    fn the_fact() -> (Heap, Cell, Cell, Cell, Vec<u64>) {
         let mut heap = Heap::new();
-        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
-        let z = Cell::Atom(z_sym);
-        let one = heap.new_struct(s, &[z]);
-        let two = heap.new_struct(s, &[one]);
-        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
+        let one = heap.new_struct(S, &[Cell::Atom(Z)]);
+        let two = heap.new_struct(S, &[one]);
+        let fact = heap.new_struct(B, &[two, one, Cell::Atom(PEG)]);
         let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
         tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
+        (heap, one, two, fact, toks)
+    }
+
+    #[test]
+    fn a_fact_is_checked_against_tokens_exactly() {
+        let (mut heap, one, two, fact, toks) = the_fact();
+        let (b, peg) = (B, PEG);
+        let mut stack = Vec::new();
         assert!(ground_is(&heap, fact, &toks, &mut stack));
         // The same term built again, through a bound variable.
         let v = heap.new_var();
@@ -284,7 +297,7 @@ mod tests {
         let other = heap.new_struct(b, &[one, two, Cell::Atom(peg)]);
         assert!(!ground_is(&heap, other, &toks, &mut stack));
         assert!(!ground_is(&heap, fact, &toks[..toks.len() - 1], &mut stack));
-        let longer = [&toks[..], &[atom_token(z_sym)]].concat();
+        let longer = [&toks[..], &[atom_token(Z)]].concat();
         assert!(!ground_is(&heap, fact, &longer, &mut stack));
         let w = heap.new_var();
         let open = heap.new_struct(b, &[two, w, Cell::Atom(peg)]);
@@ -293,14 +306,9 @@ mod tests {
 
     #[test]
     fn a_written_out_fact_is_checked_against_tokens_exactly() {
-        let mut heap = Heap::new();
-        let (b, s, z_sym, peg) = (SymId(40), SymId(41), SymId(42), SymId(43));
-        let z = Cell::Atom(z_sym);
-        let one = heap.new_struct(s, &[z]);
-        let two = heap.new_struct(s, &[one]);
-        let fact = heap.new_struct(b, &[two, one, Cell::Atom(peg)]);
-        let (mut vars, mut toks, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        tokens(&heap, 0, fact, &mut vars, &mut toks, &mut stack).unwrap();
+        let (heap, one, two, _, toks) = the_fact();
+        let (b, s, z, peg) = (B, S, Cell::Atom(Z), PEG);
+        let (mut vars, mut stack) = (Vec::new(), Vec::new());
         // `b (s X) Y peg` with X = `s z`, Y = `s z` at places 0 and 1.
         let written = [
             TermOp::Cell(Cell::Functor(b, 3)),
