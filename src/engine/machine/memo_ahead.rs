@@ -65,6 +65,9 @@ pub(super) struct MoveScratch {
     stack: Vec<Cell>,
     cells: Vec<Cell>,
     ids: Vec<u8>,
+    /// The facts checked against their ids, by the candidate's term id,
+    /// to remember after the loop.
+    learnt: Vec<(u32, MoveFacts)>,
 }
 
 /// Where the values of the slots a move's call reads are.
@@ -174,6 +177,7 @@ impl Machine {
             mut stack,
             mut cells,
             mut ids,
+            mut learnt,
         } = std::mem::take(&mut self.moves_ahead);
         let heap = &self.store.heap;
         let deref = |c: Cell| heap.deref(c);
@@ -203,9 +207,7 @@ impl Machine {
         }
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
-        // The facts checked against their ids, to remember after the loop.
-        let mut learnt: [(u32, MoveFacts); 8] = [(NO_RES, ([0; MAX_MOVE_FACTS], 0)); 8];
-        let mut nlearnt = 0;
+        learnt.clear();
         let mut m = if toks_ok { mask } else { 0 };
         'candidates: while m != 0 {
             let i = m.trailing_zeros();
@@ -279,15 +281,12 @@ impl Machine {
             if self.fails_after_move(&toks, th, gone, facts, added_hash, lin, &mut ids, terms_are) {
                 drop |= 1 << i;
             }
-            if checked.get() && nlearnt < learnt.len() {
-                learnt[nlearnt] = (res, (added, added_hash));
-                nlearnt += 1;
+            if checked.get() && res != NO_RES {
+                learnt.push((res, (added, added_hash)));
             }
         }
-        for &(res, facts) in &learnt[..nlearnt] {
-            if res != NO_RES {
-                self.memo.learn_move_facts(moved, res, facts);
-            }
+        for &(res, facts) in &learnt {
+            self.memo.learn_move_facts(moved, res, facts);
         }
         self.moves_ahead = MoveScratch {
             toks,
@@ -295,6 +294,7 @@ impl Machine {
             stack,
             cells,
             ids,
+            learnt,
         };
         if drop != 0 {
             Context::drop_candidates(cur, drop);
