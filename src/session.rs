@@ -773,6 +773,9 @@ impl Session {
     /// assert_eq!(w[0].kind.code(), "W002");
     /// let p = s.prepare("(nta z -o nta X), nat z").unwrap();
     /// assert!(s.goal_warnings(&p, &Vec::new).is_empty());
+    /// // A clause from a variable may define anything.
+    /// let p = s.prepare("nat C, C => nta X").unwrap();
+    /// assert!(s.goal_warnings(&p, &Vec::new).is_empty());
     /// ```
     pub fn goal_warnings(&self, p: &Prepared, names: &dyn Fn() -> Vec<String>) -> Vec<Warning> {
         let m = &self.machine;

@@ -24,8 +24,10 @@
 //! predicate is a variable is never reported, and once a program assumes a
 //! formula it cannot see (`F -o G` with `F` a variable, or a module named by
 //! a variable), any name that appears as a term anywhere counts as provided
-//! (with its arguments, or more: `F = p, F a -o G` provides `p a`);
-//! when a module it names cannot be found, no call is reported at all.
+//! (with its arguments, or more: `F = p, F a -o G` provides `p a`), and
+//! in a goal to run no call is reported at all (its variable may hold a
+//! clause from the program's data or from `read`); when a module it names
+//! cannot be found, no call is reported at all.
 //!
 //! Invariants: no recursion on the syntax tree (work lists instead), so deep
 //! terms cannot overflow the stack; the result is sorted by file and position.
@@ -900,10 +902,12 @@ pub fn moves_command(
 /// number of arguments (`context` gives the numbers for a name), when the
 /// goal itself assumes a clause for it (`p -o p`), when a module the goal
 /// names (`m --o G`, `load m`) or the modules that one names define it,
-/// or when it is a built-in or a connective.  As for files, a goal that
-/// assumes a formula it cannot see (`F -o G`) makes every name it uses as
-/// data count as provided, and a module that cannot be found silences the
-/// check.  `names` gives the predicate names a misspelling may mean, and
+/// or when it is a built-in or a connective.  A goal that assumes a
+/// formula it cannot see (`F -o G`, `M --o G`) silences the check, as a
+/// module that cannot be found does: unlike a file's clause, whose
+/// variable can only carry what the program holds as data, the goal's may
+/// hold a clause the program's data or `read` gives it (`cl C, C => p X`
+/// with `cl (p 1)`), names the goal's text does not show.  `names` gives the predicate names a misspelling may mean, and
 /// `local` whether a name is a module's `LOCAL` predicate in the context
 /// at that number of arguments (both only called for a warning).
 pub fn goal_check(
@@ -918,7 +922,7 @@ pub fn goal_check(
     scan(Role::Goal(goal), Some(file), &mut facts, &mut Vec::new());
     follow_modules(&mut facts, read_module);
     let mut out = Vec::new();
-    if facts.missing_module {
+    if facts.missing_module || facts.open_world {
         return out;
     }
     let mut reported: HashSet<Pred, FastHash> = HashSet::default();
