@@ -9,7 +9,8 @@
 //! runtime error, a limit reached, a warning under `-W error`, standard
 //! output that cannot be written for a reason other than a closed pipe),
 //! with the message on stderr.  When the reader of standard output goes
-//! away, the run stops quietly with the status it had so far.  Warnings
+//! away, or a goal leaves the interpreter (`bye`), the run stops quietly
+//! with the status it had so far.  Warnings
 //! about the loaded files go to stderr after loading, before any goal runs.
 
 use std::io::IsTerminal;
@@ -378,7 +379,8 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
             Verdict::Failed => status = 1,
             Verdict::Error => return 2,
         }
-        if closed.get() || stdio::failure().is_some() {
+        // (`bye` leaves: the goals after it do not run.)
+        if closed.get() || stdio::failure().is_some() || backend.left() {
             return status;
         }
         if backend.depth() > 0 {
@@ -390,6 +392,9 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
             backend.set_answers(policy);
             if nested == 2 {
                 return 2;
+            }
+            if backend.left() {
+                return status;
             }
         }
     }

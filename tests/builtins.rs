@@ -838,6 +838,41 @@ fn bye_and_exit_leave_the_interpreter() {
         ok("X = 1\n")
     );
     assert_eq!(lolli_in(&dir, &[], "exit.\nX = 2.\n", &[]), ok(""));
+    // From a nested level too, and from a clause body.
+    assert_eq!(
+        lolli_in(&dir, &[], "top.\nX = 1.\nbye.\nX = 2.\n", &[]),
+        ok("X = 1\n")
+    );
+    assert_eq!(
+        lolli_in(&dir, &[], "write a, bye, write b.\nX = 2.\n", &[]),
+        ok("a")
+    );
+}
+
+/// `bye` in a `-e` goal (or typed at a nested level that goal opened)
+/// leaves too: the later goals do not run, and the status is that of the
+/// goals before it.
+#[test]
+fn bye_in_a_goal_given_with_e_runs_no_later_goal() {
+    let dir = temp_dir("bye-e");
+    let e = |goals: &[&str], stdin: &str| {
+        let args: Vec<&str> = goals.iter().flat_map(|g| ["-e", *g]).collect();
+        lolli_in(&dir, &args, stdin, &[])
+    };
+    assert_eq!(e(&["bye", "write x"], ""), ok(""));
+    assert_eq!(e(&["write first, bye", "write second"], ""), ok("first"));
+    assert_eq!(e(&["exit", "write x"], ""), ok(""));
+    assert_eq!(
+        e(
+            &["top", "write second"],
+            "write in_top.\nbye.\nwrite not_run.\n"
+        ),
+        ok("in_topyes\n")
+    );
+    let failed = e(&["fail", "bye", "write x"], "");
+    assert_eq!((failed.stdout.as_str(), failed.code), ("no\n", 1));
+    // `pop` and `abort` end only their goal.
+    assert_eq!(e(&["abort", "write x"], "").stdout, "no\nxyes\n");
 }
 
 #[test]

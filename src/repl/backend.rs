@@ -176,6 +176,9 @@ pub struct Backend {
     /// How warnings are shown, about goals and about the files `:load`
     /// and `:reload` load (`None`: not at all; as errors: refused).
     warnings: Option<Severity>,
+    /// Whether the interpreter was left (`bye`, `exit`, `:quit`), at any
+    /// level: nothing more is to run, not even goals given with `-e`.
+    left: bool,
 }
 
 /// Receives the outputs of a query's answers while the query goes on to the
@@ -276,6 +279,7 @@ impl Backend {
             memo_bounds: None,
             stream: None,
             warnings: Some(Severity::Warning),
+            left: false,
         })
     }
 
@@ -367,6 +371,12 @@ impl Backend {
     /// The flag that stops a running query (set it from a signal handler).
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.session.machine.interrupt.clone()
+    }
+
+    /// Whether `bye`, `exit` or `:quit` left the interpreter (the
+    /// command line then runs no more goals).
+    pub fn left(&self) -> bool {
+        self.left
     }
 
     /// The number of open nested top levels (0 at the outermost).
@@ -798,6 +808,7 @@ impl Backend {
                 Event::Bye => {
                     self.end_query();
                     self.pop_all();
+                    self.left = true;
                     r.next = Next::Quit;
                     return;
                 }
@@ -817,6 +828,7 @@ impl Backend {
             Command::Help => r.outputs.push(text(commands::help())),
             Command::Quit => {
                 self.pop_all();
+                self.left = true;
                 r.next = Next::Quit;
             }
             Command::Load(f) => self.load(Path::new(&f), &mut r),

@@ -68,8 +68,9 @@ pub enum Verdict {
 }
 
 /// Print a reply plainly: answers and `no` to `out`, diagnostics to `err`.
-/// With `eval` (for `-e`), a goal that ended by `pop`, `abort` or `bye`
-/// prints `no`, as having no answer; otherwise `abort` prints `aborted`.
+/// With `eval` (for `-e`), a goal that ended by `pop` or `abort` prints
+/// `no`, as having no answer; otherwise `abort` prints `aborted`.  A goal
+/// that left the interpreter (`bye`) prints nothing more.
 ///
 /// What goes to `out` is collected and written at once, before each
 /// diagnostic and at the end: one write for an answer, not one per piece
@@ -110,10 +111,6 @@ pub fn print(reply: &Reply, out: &mut dyn Write, err: &mut dyn Write, eval: bool
                 return Verdict::Error;
             }
         };
-    }
-    if eval && reply.next == Next::Quit && reply.outputs.is_empty() && reply.streamed == 0 {
-        verdict = Verdict::Failed;
-        text.push_str("no\n");
     }
     if !text.is_empty() {
         let _ = out.write_all(text.as_bytes());
