@@ -629,6 +629,12 @@ fn explode_both_ways() {
         answers("", "explode \"ab\" (a :: b :: nil)"),
         strs(&["yes"])
     );
+    // Only names make a string; a `forall` constant prints like one.
+    assert!(error_of("explode S (1 :: nil)")
+        .starts_with("error[E003]: the list holds `1`, which is not a name"));
+    assert!(error_of("forall x \\ explode S (x :: nil)").starts_with(
+        "error[E003]: the list holds `x_0`, which is a constant made by `forall`, not a name"
+    ));
 }
 
 #[test]

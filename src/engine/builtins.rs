@@ -226,14 +226,22 @@ impl Machine {
                                             words.push(self.symbols.name(w).to_string())
                                         }
                                         other => {
+                                            // (A `forall` constant prints
+                                            // like a name but is none.)
+                                            let what = match other {
+                                                Cell::Eigen(_) => {
+                                                    "a constant made by `forall`, not a name"
+                                                }
+                                                _ => "not a name",
+                                            };
                                             return Err(self.error_at(
                                                 format!(
-                                                    "the list holds `{}`, which is not a name",
+                                                    "the list holds `{}`, which is {what}",
                                                     self.show(other)
                                                 ),
                                                 g,
                                                 origin,
-                                            ))
+                                            ));
                                         }
                                     }
                                     c = self.store.deref(self.store.heap.get(Addr(a.0 + 1)));

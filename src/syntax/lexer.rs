@@ -301,11 +301,22 @@ impl<'a> Lexer<'a> {
                 None => (End, 1),
                 Some(n) if n.is_whitespace() || n == '%' => (End, 1),
                 Some('/') if self.peek_at(2) == Some('*') => (End, 1),
-                Some(_) => {
+                Some(n) => {
+                    // `1.5`: a decimal, which Lolli does not have.
+                    let decimal = n.is_ascii_digit()
+                        && self.src[..self.pos]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|p| p.is_ascii_digit());
                     self.pos += 1;
                     return Err(self.error(
                         start..start + 1,
-                        "unexpected `.`: a clause ends with `.` followed by a space or a new line",
+                        if decimal {
+                            "unexpected `.`: numbers are integers (there is no `1.5`); \
+                             a clause ends with `.` followed by a space or a new line"
+                        } else {
+                            "unexpected `.`: a clause ends with `.` followed by a space or a new line"
+                        },
                     ));
                 }
             },

@@ -559,8 +559,8 @@ fn translate(
 /// differently, when the error at `span` in `src` falls on one: λProlog's
 /// quantifiers `pi x \ G` and `sigma x \ G` (the error is at the `\`),
 /// linear logic's `!G`, Prolog's cut `!`, negation `\+ G`, `A \= B`,
-/// `==`, `//`, `mod` and list brackets, and a negative argument written
-/// without brackets.  Looking at the text, not at tokens, covers lexical and
+/// `==`, `//`, `mod`, list brackets and `(C -> T ; E)`, and a negative
+/// argument written without brackets.  Looking at the text, not at tokens, covers lexical and
 /// grammar errors alike.
 fn hint(src: &str, span: &Span) -> Option<String> {
     let at = src.get(span.start..)?;
@@ -624,7 +624,21 @@ fn hint(src: &str, span: &Span) -> Option<String> {
         c if starts_term(c) && after_negative_argument(before) => {
             Some(NEGATIVE_ARGUMENT.to_string())
         }
+        ';' | ',' if in_open_guard(before) => Some(
+            "a guard is written `(C -> T | E)`, with `|` where Prolog has `;`, and it binds \
+             tighter than `,` and `;`: bracket a conjunction in it, `(C -> (T1 , T2) | E)`"
+                .to_string(),
+        ),
         _ => None,
+    }
+}
+
+/// Whether `before` has a guard's `->` (not the end of `-->`) with no `|`
+/// after it: a `;` or `,` that is an error there was meant inside it.
+fn in_open_guard(before: &str) -> bool {
+    match before.rfind("->") {
+        Some(i) => !before[..i].ends_with('-') && !before[i..].contains('|'),
+        None => false,
     }
 }
 
