@@ -159,6 +159,21 @@ pub struct Printer<'m> {
     /// these, nor an enclosing binder's, keeps its name without a look at
     /// its own body.
     outer_texts: RefCell<HashSet<String>>,
+    /// For each binder inside the outermost one being printed, what is
+    /// free in its body, gathered in one pass over the outermost body
+    /// ([`Self::inner_free`]), so that naming nested binders (`forall x \
+    /// forall x \ ...`) does not walk each body again.
+    inner_free: RefCell<HashMap<u32, InnerFree>>,
+}
+
+/// What occurs free in a binder's body, as [`Printer::free_texts`] finds
+/// it for a binder name that does not start with `_`: the texts of names,
+/// named variables and fresh constants, and the binders around it that the
+/// body uses (whose texts are known when the binder is named).
+#[derive(Clone, Debug, Default)]
+struct InnerFree {
+    texts: HashSet<String>,
+    binders: HashSet<u32>,
 }
 
 /// `name`, or if `taken` says it is, the first of `name2`, `name3`, ...
@@ -198,6 +213,7 @@ impl<'m> Printer<'m> {
             depth: std::cell::Cell::new(0),
             scope: RefCell::new(Vec::new()),
             outer_texts: RefCell::new(HashSet::new()),
+            inner_free: RefCell::new(HashMap::new()),
         }
     }
 
@@ -230,6 +246,7 @@ impl<'m> Printer<'m> {
             depth: std::cell::Cell::new(0),
             scope: RefCell::new(Vec::new()),
             outer_texts: RefCell::new(HashSet::new()),
+            inner_free: RefCell::new(HashMap::new()),
         };
         let mut out = p.term(c);
         // One name or string may run past the cap by itself.
@@ -294,6 +311,7 @@ impl<'m> Printer<'m> {
             depth: std::cell::Cell::new(0),
             scope: RefCell::new(Vec::new()),
             outer_texts: RefCell::new(HashSet::new()),
+            inner_free: RefCell::new(HashMap::new()),
         }
     }
 
@@ -361,6 +379,7 @@ impl<'m> Printer<'m> {
             depth: std::cell::Cell::new(0),
             scope: RefCell::new(Vec::new()),
             outer_texts: RefCell::new(HashSet::new()),
+            inner_free: RefCell::new(HashMap::new()),
         };
         p.term(c)
     }
@@ -449,6 +468,8 @@ impl<'m> Printer<'m> {
         let free = if outermost {
             let free = self.free_texts(body, id);
             self.outer_texts.replace(free.clone());
+            let inner = self.inner_free(body);
+            self.inner_free.replace(inner);
             free
         } else if !written.starts_with('_')
             && !self.outer_texts.borrow().contains(&written)
@@ -457,6 +478,15 @@ impl<'m> Printer<'m> {
             // Nothing in the outermost body prints so (a name starting
             // with `_` might be a variable's not numbered yet).
             return written;
+        } else if let Some(f) = self
+            .inner_free
+            .borrow()
+            .get(&id)
+            .filter(|_| !written.starts_with('_'))
+        {
+            let mut free = f.texts.clone();
+            free.extend(f.binders.iter().map(|&b| self.bound_text(b)));
+            free
         } else {
             self.free_texts(body, id)
         };
@@ -519,6 +549,76 @@ impl<'m> Printer<'m> {
             }
         }
         found
+    }
+
+    /// What is free in the body of each binder inside `body` (see
+    /// [`InnerFree`]), in one walk: each binder's set is made when its
+    /// body has been walked and then joins the set of the binder around
+    /// it.  The texts are those [`Self::free_texts`] gathers for a name
+    /// not starting with `_` (no variable is numbered here).
+    fn inner_free(&self, body: Cell) -> HashMap<u32, InnerFree> {
+        enum Step {
+            Visit(Cell),
+            /// The body of binder `b` was walked: close its set.
+            Close(u32),
+        }
+        let m = self.m;
+        let mut sets: HashMap<u32, InnerFree> = HashMap::new();
+        // The sets being gathered, innermost last (the first for `body`).
+        let mut open: Vec<(u32, InnerFree)> = vec![(u32::MAX, InnerFree::default())];
+        let mut stack = vec![Step::Visit(body)];
+        while let Some(step) = stack.pop() {
+            let c = match step {
+                Step::Close(b) => {
+                    let (_, mut f) = open.pop().expect("a set per open binder");
+                    f.binders.remove(&b);
+                    if let Some((_, outer)) = open.last_mut() {
+                        outer.texts.extend(f.texts.iter().cloned());
+                        outer.binders.extend(f.binders.iter().copied());
+                    }
+                    sets.insert(b, f);
+                    continue;
+                }
+                Step::Visit(c) => c,
+            };
+            let top = &mut open.last_mut().expect("the body's set").1;
+            match m.store.deref(c) {
+                Cell::Ref(a) => {
+                    if let Some(n) = self.names.borrow().get(&a) {
+                        top.texts.insert(n.clone());
+                    }
+                }
+                Cell::Atom(s) | Cell::Functor(s, _) => {
+                    top.texts.insert(m.symbols.name(s).to_string());
+                }
+                Cell::Eigen(e) => {
+                    top.texts.insert(self.eigen_text(e));
+                }
+                Cell::Bound(b) => {
+                    top.binders.insert(b);
+                }
+                Cell::Int(_) | Cell::Str(_) => {}
+                Cell::Struct(a) => {
+                    let Cell::Functor(f, n) = m.store.heap.get(a) else {
+                        continue;
+                    };
+                    let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
+                    if n == 2 && f.is_binder() {
+                        if let Cell::Bound(b) = m.store.deref(arg(0)) {
+                            open.push((b, InnerFree::default()));
+                            stack.push(Step::Close(b));
+                            stack.push(Step::Visit(arg(1)));
+                            continue;
+                        }
+                    }
+                    top.texts.insert(m.symbols.name(f).to_string());
+                    for i in (0..n).rev() {
+                        stack.push(Step::Visit(arg(i)));
+                    }
+                }
+            }
+        }
+        sets
     }
 
     /// The text of fresh constant `e`: `x_0`, its binder's name and its
