@@ -166,6 +166,15 @@ pub struct Printer<'m> {
     inner_free: RefCell<HashMap<u32, InnerFree>>,
 }
 
+/// A cell as the walks gathering free texts see it ([`Printer::part`]).
+enum Part {
+    Text(String),
+    Var(Addr),
+    Bound(u32),
+    Binder(u32, Cell),
+    Other,
+}
+
 /// What occurs free in a binder's body, as [`Printer::free_texts`] finds
 /// it for a binder name that does not start with `_`: the texts of names,
 /// named variables and fresh constants, and the binders around it that the
@@ -466,9 +475,17 @@ impl<'m> Printer<'m> {
         let written = self.written_bound_name(id);
         let outermost = self.scope.borrow().is_empty();
         let free = if outermost {
-            let free = self.free_texts(body, id);
+            // (A name starting with `_` numbers the body's variables as
+            // printing meets them: walked apart, first.)
+            let walked = written.starts_with('_').then(|| self.free_texts(body, id));
+            let (top, inner) = self.inner_free(body);
+            let free = walked.unwrap_or_else(|| {
+                let mut free = top.texts;
+                let others = top.binders.into_iter().filter(|&b| b != id);
+                free.extend(others.map(|b| self.bound_text(b)));
+                free
+            });
             self.outer_texts.replace(free.clone());
-            let inner = self.inner_free(body);
             self.inner_free.replace(inner);
             free
         } else if !written.starts_with('_')
@@ -499,126 +516,112 @@ impl<'m> Printer<'m> {
     /// order printing meets them, when the binder's name could read as
     /// one (`_1`).
     fn free_texts(&self, body: Cell, id: u32) -> HashSet<String> {
-        let m = self.m;
         let written = self.written_bound_name(id);
         let mut found = HashSet::new();
         // Binders within the body: their names are not free in it.
         let mut inner: HashSet<u32> = HashSet::new();
         let mut stack = vec![body];
         while let Some(c) = stack.pop() {
-            match m.store.deref(c) {
-                Cell::Ref(a) => {
-                    let named = self.names.borrow().get(&a).cloned();
-                    match named {
-                        Some(n) => {
-                            found.insert(n);
-                        }
-                        None if written.starts_with('_') => {
-                            found.insert(self.var_name(a));
-                        }
-                        None => {}
-                    }
+            match self.part(c, &mut |c| stack.push(c)) {
+                Part::Text(t) => {
+                    found.insert(t);
                 }
-                Cell::Atom(s) | Cell::Functor(s, _) => {
-                    found.insert(m.symbols.name(s).to_string());
+                Part::Var(a) if written.starts_with('_') => {
+                    found.insert(self.var_name(a));
                 }
-                Cell::Eigen(e) => {
-                    found.insert(self.eigen_text(e));
-                }
-                Cell::Bound(b) if b != id && !inner.contains(&b) => {
+                Part::Bound(b) if b != id && !inner.contains(&b) => {
                     found.insert(self.bound_text(b));
                 }
-                Cell::Bound(_) | Cell::Int(_) | Cell::Str(_) => {}
-                Cell::Struct(a) => {
-                    let Cell::Functor(f, n) = m.store.heap.get(a) else {
-                        continue;
-                    };
-                    let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
-                    if n == 2 && f.is_binder() {
-                        if let Cell::Bound(b) = m.store.deref(arg(0)) {
-                            inner.insert(b);
-                            stack.push(arg(1));
-                            continue;
-                        }
-                    }
-                    found.insert(m.symbols.name(f).to_string());
-                    for i in (0..n).rev() {
-                        stack.push(arg(i));
-                    }
+                Part::Binder(b, body) => {
+                    inner.insert(b);
+                    stack.push(body);
                 }
+                Part::Var(_) | Part::Bound(_) | Part::Other => {}
             }
         }
         found
     }
 
-    /// What is free in the body of each binder inside `body` (see
-    /// [`InnerFree`]), in one walk: each binder's set is made when its
-    /// body has been walked and then joins the set of the binder around
-    /// it.  The texts are those [`Self::free_texts`] gathers for a name
-    /// not starting with `_` (no variable is numbered here).
-    fn inner_free(&self, body: Cell) -> HashMap<u32, InnerFree> {
+    /// What is free in `body` and in the body of each binder inside it
+    /// (see [`InnerFree`]), in one walk: each binder's set is made when
+    /// its body has been walked and then joins the set of the binder
+    /// around it.  The texts are those [`Self::free_texts`] gathers for a
+    /// name not starting with `_` (no variable is numbered here).
+    fn inner_free(&self, body: Cell) -> (InnerFree, HashMap<u32, InnerFree>) {
         enum Step {
             Visit(Cell),
             /// The body of binder `b` was walked: close its set.
             Close(u32),
         }
-        let m = self.m;
         let mut sets: HashMap<u32, InnerFree> = HashMap::new();
         // The sets being gathered, innermost last (the first for `body`).
-        let mut open: Vec<(u32, InnerFree)> = vec![(u32::MAX, InnerFree::default())];
+        let mut open = vec![InnerFree::default()];
         let mut stack = vec![Step::Visit(body)];
         while let Some(step) = stack.pop() {
             let c = match step {
                 Step::Close(b) => {
-                    let (_, mut f) = open.pop().expect("a set per open binder");
+                    let mut f = open.pop().expect("a set per open binder");
                     f.binders.remove(&b);
-                    if let Some((_, outer)) = open.last_mut() {
-                        outer.texts.extend(f.texts.iter().cloned());
-                        outer.binders.extend(f.binders.iter().copied());
-                    }
+                    let outer = open.last_mut().expect("the body's set");
+                    outer.texts.extend(f.texts.iter().cloned());
+                    outer.binders.extend(f.binders.iter().copied());
                     sets.insert(b, f);
                     continue;
                 }
                 Step::Visit(c) => c,
             };
-            let top = &mut open.last_mut().expect("the body's set").1;
-            match m.store.deref(c) {
-                Cell::Ref(a) => {
-                    if let Some(n) = self.names.borrow().get(&a) {
-                        top.texts.insert(n.clone());
-                    }
+            let part = self.part(c, &mut |c| stack.push(Step::Visit(c)));
+            let top = open.last_mut().expect("the body's set");
+            match part {
+                Part::Text(t) => {
+                    top.texts.insert(t);
                 }
-                Cell::Atom(s) | Cell::Functor(s, _) => {
-                    top.texts.insert(m.symbols.name(s).to_string());
-                }
-                Cell::Eigen(e) => {
-                    top.texts.insert(self.eigen_text(e));
-                }
-                Cell::Bound(b) => {
+                Part::Bound(b) => {
                     top.binders.insert(b);
                 }
-                Cell::Int(_) | Cell::Str(_) => {}
-                Cell::Struct(a) => {
-                    let Cell::Functor(f, n) = m.store.heap.get(a) else {
-                        continue;
-                    };
-                    let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
-                    if n == 2 && f.is_binder() {
-                        if let Cell::Bound(b) = m.store.deref(arg(0)) {
-                            open.push((b, InnerFree::default()));
-                            stack.push(Step::Close(b));
-                            stack.push(Step::Visit(arg(1)));
-                            continue;
-                        }
-                    }
-                    top.texts.insert(m.symbols.name(f).to_string());
-                    for i in (0..n).rev() {
-                        stack.push(Step::Visit(arg(i)));
-                    }
+                Part::Binder(b, body) => {
+                    open.push(InnerFree::default());
+                    stack.push(Step::Close(b));
+                    stack.push(Step::Visit(body));
                 }
+                Part::Var(_) | Part::Other => {}
             }
         }
-        sets
+        (open.pop().expect("the body's set"), sets)
+    }
+
+    /// What cell `c` is to the walks that gather free texts: a text (a
+    /// name, a named variable's name, a fresh constant's text; a
+    /// compound's name, its arguments given to `push` last first), an
+    /// unnamed variable, a bound name, a binder (its id and body), or
+    /// nothing to note.
+    fn part(&self, c: Cell, push: &mut impl FnMut(Cell)) -> Part {
+        let m = self.m;
+        match m.store.deref(c) {
+            Cell::Ref(a) => match self.names.borrow().get(&a) {
+                Some(n) => Part::Text(n.clone()),
+                None => Part::Var(a),
+            },
+            Cell::Atom(s) | Cell::Functor(s, _) => Part::Text(m.symbols.name(s).to_string()),
+            Cell::Eigen(e) => Part::Text(self.eigen_text(e)),
+            Cell::Bound(b) => Part::Bound(b),
+            Cell::Int(_) | Cell::Str(_) => Part::Other,
+            Cell::Struct(a) => {
+                let Cell::Functor(f, n) = m.store.heap.get(a) else {
+                    return Part::Other;
+                };
+                let arg = |i: u32| m.store.heap.get(Addr(a.0 + 1 + i));
+                if n == 2 && f.is_binder() {
+                    if let Cell::Bound(b) = m.store.deref(arg(0)) {
+                        return Part::Binder(b, arg(1));
+                    }
+                }
+                for i in (0..n).rev() {
+                    push(arg(i));
+                }
+                Part::Text(m.symbols.name(f).to_string())
+            }
+        }
     }
 
     /// The text of fresh constant `e`: `x_0`, its binder's name and its
