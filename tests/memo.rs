@@ -401,6 +401,40 @@ fn the_interning_of_resource_terms_stays_bounded() {
 }
 
 #[test]
+fn the_look_ahead_keys_of_candidates_follow_the_renumbering_of_terms() {
+    // `tok L K` candidates are checked against `fits K` by a plan compiled
+    // with the clause, whose keys are kept by the candidate's term id; the
+    // moves assume ever new terms (`tok A K1`, A the running sum), so with
+    // a small table the interning starts afresh during the search and the
+    // ids name other terms.  Keys kept under the old ids would drop
+    // candidates that fit (38 answers instead of 523 when they were kept).
+    let program = "
+        fits 2. fits 3. fits 5. fits 7. fits 11. fits 13.
+        walk z Acc Acc :- erase.
+        walk (s N) Acc Out :- tok L K, fits K, A is K + Acc,
+            J1 is K * 7 + L, K1 is J1 - (J1 / 13) * 13,
+            J2 is K * 5 + 3, K2 is J2 - (J2 / 13) * 13, L1 is L + 1,
+            ((tok A K1, tok L1 K2) -o walk N A Out).
+        go Out :- (tok 0 2, tok 0 3, tok 0 4, tok 0 5) -o
+            walk (s (s (s (s (s (s (s z))))))) 0 Out.
+    ";
+    let (plain, _) = all_answers(program, "go Out", None);
+    assert_eq!(plain.len(), 523);
+    assert_eq!(plain[0], "Out = 27");
+    let (_, all_terms) = all_answers(program, "go Out", Some(("walk", 1_000_000)));
+    for limit in [2, 4, 16, 1_000_000] {
+        let (memo, interned) = all_answers(program, "go Out", Some(("walk", limit)));
+        assert_eq!(memo, plain, "memo limit {limit}");
+        if limit <= 4 {
+            assert!(
+                interned < all_terms,
+                "limit {limit}: {interned} of {all_terms} terms"
+            );
+        }
+    }
+}
+
+#[test]
 fn assuming_a_clause_of_no_alternatives_is_no_fact() {
     // `true -o p` assumes a clause with no alternative: the memo's
     // identity of an assumed fact must not look for one (it did, and the

@@ -999,7 +999,8 @@ impl Machine {
     /// context's sums.
     fn renumber_terms(&mut self, below: u32) {
         self.memo.forget_terms();
-        // Look-ahead decisions name terms by id too.
+        // Look-ahead decisions and candidate keys name terms by id too.
+        self.candidate_keys.forget();
         let on = self.decisions.on;
         self.decisions.reset(on);
         let mut sc = std::mem::take(&mut self.memo.scratch);

@@ -68,6 +68,13 @@
 //! it nests to the right) the list is made from the two goals as they
 //! stand.
 //!
+//! What a plan compiled with a clause computes for a candidate (the key,
+//! or that the candidate lacks a place) depends on the candidate's term
+//! alone, so it is kept by plan and by the interned id of that term
+//! ([`CandidateKeys`]): the same facts meet the same plans at every
+//! position of a puzzle, and the check is then a lookup and one or two
+//! probes of the index.
+//!
 //! **Into clause bodies.**  A candidate clause whose body's first
 //! conjunct `G1` shares no variable with the head and the environment (a
 //! [`FirstCall`](crate::logic::lookahead::FirstCall): `jump (s N) :- b X
@@ -96,11 +103,12 @@ use super::decisions::Recalled;
 #[allow(unused_imports)]
 use super::*;
 use crate::engine::context::{Found, ALT_DIGESTS};
+use crate::engine::memo::NO_RES;
 use crate::logic::keys::{term_digest, term_hash, HASH_BUDGET};
 use crate::logic::lookahead::{
     end_argument, key_start, need_of, run_ops, AheadPlan, KeyOp, Place, MAX_PLAN_ARGS,
 };
-use crate::term::cell::Digest;
+use crate::term::cell::{Digest, Hasher64};
 
 /// No item.
 pub(super) const NO_ITEM: Item = Item {
@@ -152,20 +160,24 @@ pub(super) struct KeySteps {
 }
 
 /// A goal to check for each candidate: its name, the steps computing its
-/// key, and the places these read (a mask over the places).
+/// key, and the places these read (a mask over the places); for a plan
+/// compiled with a clause, the plan (its template and its position there),
+/// which names what the steps give for each candidate ([`CandidateKeys`]).
 #[derive(Copy, Clone)]
 struct Check<'a> {
     pred: (SymId, u32),
     ops: &'a [KeyOp],
     need: u32,
+    plan: Option<(u32, u32)>,
 }
 
 impl<'a> Check<'a> {
-    fn of(plan: &'a AheadPlan) -> Self {
+    fn of(tpl: u32, ix: u32, plan: &'a AheadPlan) -> Self {
         Check {
             pred: plan.pred,
             ops: &plan.ops,
             need: plan.need,
+            plan: Some((tpl, ix)),
         }
     }
 
@@ -174,7 +186,93 @@ impl<'a> Check<'a> {
             pred,
             ops,
             need: need_of(ops),
+            plan: None,
         }
+    }
+}
+
+/// What a check's steps give for one candidate fact.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum CandidateKey {
+    /// The fact lacks a place the steps read: it cannot match the call.
+    Doomed,
+    /// No key (a subterm too large for a digest): the candidate is kept.
+    Unknown,
+    /// The checked goal's whole-atom key after this candidate.
+    Key(u64),
+}
+
+/// The [`CandidateKey`]s of plans compiled with clauses, by the plan
+/// (template and position) and the candidate (the interned id of its
+/// term, [`Entry::res`](crate::engine::context::Entry::res), and its
+/// alternative).  A plan's steps read no slot, so what they give depends
+/// on the candidate's term alone: computed once, it holds while the ids
+/// and the templates do.  The same facts meet the same plans at every
+/// position of a puzzle (a peg in a hole, checked by each jump's
+/// direction), so most checks are a lookup.  A cache: one place per
+/// hash of the name ([`CANDIDATE_KEYS_KEPT`] places, made at the first
+/// use), a newer key taking it over; forgotten when the terms are
+/// numbered afresh or templates are dropped.
+#[derive(Debug, Default)]
+pub(crate) struct CandidateKeys {
+    slots: Vec<([u32; 4], CandidateKey)>,
+}
+
+/// How many [`CandidateKeys`] are kept (a power of two).
+const CANDIDATE_KEYS_KEPT: usize = 1 << 12;
+
+/// A name no candidate has (its term id is `NO_RES`).
+const NO_NAME: [u32; 4] = [NONE; 4];
+
+impl CandidateKeys {
+    /// Forget every key (the ids or the templates changed).
+    pub(crate) fn forget(&mut self) {
+        self.slots.clear();
+    }
+
+    #[inline(always)]
+    fn place(name: [u32; 4]) -> usize {
+        let [t, p, res, alt] = name.map(u64::from);
+        let h = ((t << 32 | p) ^ (res << 32 | alt).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0x517c_c1b7_2722_0a95);
+        (h >> 52) as usize & (CANDIDATE_KEYS_KEPT - 1)
+    }
+
+    /// The key kept under `name`.
+    #[inline(always)]
+    fn get(&self, name: [u32; 4]) -> Option<CandidateKey> {
+        match self.slots.get(Self::place(name)) {
+            Some(&(n, k)) if n == name => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The key kept under `name`, or else the one `make` makes, then kept
+    /// (made each time when there is no name).
+    #[inline(always)]
+    fn get_or(
+        &mut self,
+        name: Option<[u32; 4]>,
+        make: impl FnOnce() -> CandidateKey,
+    ) -> CandidateKey {
+        let Some(name) = name else {
+            return make();
+        };
+        if let Some(k) = self.get(name) {
+            return k;
+        }
+        let k = make();
+        self.put(name, k);
+        k
+    }
+
+    /// Keep `key` under `name` (whose term id is not `NO_RES`).
+    #[inline(always)]
+    fn put(&mut self, name: [u32; 4], key: CandidateKey) {
+        if self.slots.is_empty() {
+            self.slots = vec![(NO_NAME, CandidateKey::Unknown); CANDIDATE_KEYS_KEPT];
+        }
+        self.slots[Self::place(name)] = (name, key);
     }
 }
 
@@ -301,7 +399,12 @@ impl Machine {
                     Some(Recalled::Kept(at, len)) => self.keep_recalled(&mut sub, at, len),
                     _ => {
                         let places = then.map_or(&first.places, |p| &p.places);
-                        self.drop_doomed(&mut sub, places, Check::of(first), then.map(Check::of));
+                        self.drop_doomed(
+                            &mut sub,
+                            places,
+                            Check::of(tpl, plan, first),
+                            then.map(|p| Check::of(tpl, first.then, p)),
+                        );
                     }
                 }
             }
@@ -407,7 +510,12 @@ impl Machine {
         if !first.slots && then.is_none_or(|p| !p.slots) {
             // The `then` plan's places begin with the first's.
             let places = then.map_or(&first.places, |p| &p.places);
-            self.drop_doomed(cur, places, Check::of(first), then.map(Check::of));
+            self.drop_doomed(
+                cur,
+                places,
+                Check::of(tpl, plan, first),
+                then.map(|p| Check::of(tpl, first.then, p)),
+            );
         } else {
             self.drop_doomed_made(goal, cur, first, then, env);
         }
@@ -594,41 +702,42 @@ impl Machine {
             return;
         };
         let mut scratch = std::mem::take(&mut self.scratch);
-        let start = key_start;
-        let (pix, start1) = (self.ctx.pred_index(next.pred), start(next.pred));
+        let mut kept = std::mem::take(&mut self.candidate_keys);
+        let (pix, start1) = (self.ctx.pred_index(next.pred), key_start(next.pred));
         let two = after.is_some();
-        // What the next goal finds, for a candidate whose places have the
-        // digests `args`.
-        let found = |args: &[Digest]| match pix {
+        // What the next goal finds, when a candidate gives it the key `h`.
+        let found = |h: u64| match pix {
             None => Found::Nothing,
-            Some(pix) => match run_ops(start1, next.ops, args) {
-                // (A key that cannot be computed keeps every candidate.)
-                None => Found::Maybe,
-                Some(h) if two => self
-                    .ctx
-                    .ground_candidates(pix, h, |it| self.fact_head(it).is_some()),
-                Some(h) if self.ctx.may_match_ground(pix, h) => Found::Maybe,
-                Some(_) => Found::Nothing,
-            },
+            Some(pix) if two => self
+                .ctx
+                .ground_candidates(pix, h, |it| self.fact_head(it).is_some()),
+            Some(pix) if self.ctx.may_match_ground(pix, h) => Found::Maybe,
+            Some(_) => Found::Nothing,
         };
-        // Whether the goal after it finds nothing.
-        let after = after.map(|a| (a, self.ctx.pred_index(a.pred), start(a.pred)));
-        let fails_after = |args: &[Digest]| match after {
-            Some((_, None, _)) => true,
-            Some((a, Some(pix), start)) => {
-                run_ops(start, a.ops, args).is_some_and(|h| !self.ctx.may_match_ground(pix, h))
-            }
+        // Whether the goal after it finds nothing, with the key `h`.
+        let after = after.map(|a| (a, self.ctx.pred_index(a.pred)));
+        let start2 = after.map_or(start1, |(a, _)| key_start(a.pred));
+        let fails_after = |h: u64| match after {
+            Some((_, None)) => true,
+            Some((_, Some(pix))) => !self.ctx.may_match_ground(pix, h),
             None => false,
         };
-        // What does not depend on the candidate is decided once.
-        let fixed = (next.need == 0).then(|| found(&[]));
+        // What does not depend on the candidate is decided once.  (A key
+        // that cannot be computed keeps every candidate.)
+        let fixed = (next.need == 0).then(|| match pix {
+            None => Found::Nothing,
+            Some(_) => run_ops(start1, next.ops, &[]).map_or(Found::Maybe, found),
+        });
         let settled = match (fixed, after) {
             (Some(Found::Maybe), _) | (Some(Found::Facts), None) => true,
-            (Some(Found::Facts), Some((a, ..))) => a.need == 0 && !fails_after(&[]),
+            (Some(Found::Facts), Some((a, _))) => {
+                a.need == 0 && run_ops(start2, a.ops, &[]).is_some_and(|h| !fails_after(h))
+            }
             _ => false,
         };
         if settled {
             self.scratch = scratch;
+            self.candidate_keys = kept;
             return;
         }
         let heap = &self.store.heap;
@@ -638,40 +747,46 @@ impl Machine {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let Some((Cell::Struct(head), known)) = self.fact_of(items[i as usize]) else {
+            let item = items[i as usize];
+            let Some((Cell::Struct(head), known)) = self.fact_of(item) else {
                 continue;
             };
-            let doomed = match read_places(
-                heap,
-                places,
-                next.need,
-                head,
-                known,
-                &mut digests,
-                &mut scratch,
-            ) {
-                Err(doomed) => doomed,
-                Ok(()) => match fixed.unwrap_or_else(|| found(&digests)) {
-                    Found::Nothing => true,
-                    Found::Maybe => false,
-                    Found::Facts => match after {
-                        None => false,
-                        Some((a, ..)) => {
-                            let need = a.need & !next.need;
-                            match read_places(
-                                heap,
-                                places,
-                                need,
-                                head,
-                                known,
-                                &mut digests,
-                                &mut scratch,
-                            ) {
-                                Err(doomed) => doomed,
-                                Ok(()) => fails_after(&digests),
-                            }
-                        }
-                    },
+            // The places read for this candidate so far.
+            let mut read = 0u32;
+            let mut make = |check: &Check<'_>, start: Hasher64| {
+                let need = check.need & !read;
+                match read_places(heap, places, need, head, known, &mut digests, &mut scratch) {
+                    Err(true) => CandidateKey::Doomed,
+                    Err(false) => CandidateKey::Unknown,
+                    Ok(()) => {
+                        read |= need;
+                        run_ops(start, check.ops, &digests)
+                            .map_or(CandidateKey::Unknown, CandidateKey::Key)
+                    }
+                }
+            };
+            let name = |check: &Check<'_>| {
+                let res = self.ctx.entries[item.entry as usize].res;
+                check
+                    .plan
+                    .filter(|_| res != NO_RES)
+                    .map(|(t, p)| [t, p, res, item.alt])
+            };
+            let first = match fixed {
+                Some(f) => f,
+                None => match kept.get_or(name(&next), || make(&next, start1)) {
+                    CandidateKey::Doomed => Found::Nothing,
+                    CandidateKey::Unknown => Found::Maybe,
+                    CandidateKey::Key(h) => found(h),
+                },
+            };
+            let doomed = match (first, after) {
+                (Found::Nothing, _) => true,
+                (Found::Maybe, _) | (Found::Facts, None) => false,
+                (Found::Facts, Some((a, _))) => match kept.get_or(name(&a), || make(&a, start2)) {
+                    CandidateKey::Doomed => true,
+                    CandidateKey::Unknown => false,
+                    CandidateKey::Key(h) => fails_after(h),
                 },
             };
             if doomed {
@@ -679,6 +794,7 @@ impl Machine {
             }
         }
         self.scratch = scratch;
+        self.candidate_keys = kept;
         if drop != 0 {
             Context::drop_candidates(cur, drop);
         }

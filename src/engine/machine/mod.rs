@@ -623,6 +623,9 @@ pub struct Machine {
     pub(crate) scratch: Vec<Cell>,
     /// The look-ahead's key steps (reused, see [`lookahead`]).
     ahead: lookahead::KeySteps,
+    /// What the look-ahead's compiled plans give for each candidate fact
+    /// (see [`lookahead::CandidateKeys`]).
+    pub(crate) candidate_keys: lookahead::CandidateKeys,
     /// The candidates of the first conjunct of the clause being entered,
     /// decided when the clause was chosen (see [`lookahead`]).
     first_ahead: lookahead::FirstAhead,
@@ -770,6 +773,7 @@ impl Machine {
             conjunct_parents: Vec::new(),
             scratch: Vec::new(),
             ahead: Default::default(),
+            candidate_keys: Default::default(),
             first_ahead: Default::default(),
             moves_ahead: Default::default(),
             decisions: Default::default(),
@@ -1473,6 +1477,7 @@ impl Machine {
                 self.templates.truncate(keep);
                 self.decisions.forget();
                 self.memo.forget_moves();
+                self.candidate_keys.forget();
             }
         }
     }
