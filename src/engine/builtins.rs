@@ -450,13 +450,15 @@ impl Machine {
             g,
             origin,
         );
-        // `N mod 2` reads as the value of `N` applied to `mod` and `2`.
+        // `N mod 2` reads as the value of `N` applied to `mod` and `2`, and
+        // `(A + B) mod 2` as `'+' A B mod 2`: `mod` is an argument after
+        // the first.
         let heap = &self.store.heap;
         let modulo = match c {
             Cell::Struct(a) => match heap.get(a) {
-                Cell::Functor(f, n) if f == sym::APPLY && n >= 2 => {
-                    matches!(heap.deref(heap.arg(a, 1)), Cell::Atom(m) if self.symbols.name(m) == "mod")
-                }
+                Cell::Functor(_, n) => (1..n).any(|i| {
+                    matches!(heap.deref(heap.arg(a, i)), Cell::Atom(m) if self.symbols.name(m) == "mod")
+                }),
                 _ => false,
             },
             _ => false,
