@@ -215,14 +215,27 @@ enum CandidateKey {
 /// numbered afresh or templates are dropped.
 #[derive(Debug, Default)]
 pub(crate) struct CandidateKeys {
-    slots: Vec<([u32; 4], CandidateKey)>,
+    slots: Vec<(Name, CandidateKey)>,
 }
 
 /// How many [`CandidateKeys`] are kept (a power of two).
 const CANDIDATE_KEYS_KEPT: usize = 1 << 12;
 
 /// A name no candidate has (its term id is `NO_RES`).
-const NO_NAME: [u32; 4] = [NONE; 4];
+const NO_NAME: Name = (u64::MAX, u64::MAX);
+
+/// What a [`CandidateKey`] is kept under: the plan (template and position)
+/// and the candidate (term id and alternative), two numbers each.
+type Name = (u64, u64);
+
+/// The [`Name`] of plan `(tpl, ix)` and candidate alternative `alt` of term `res`.
+#[inline(always)]
+fn name_of((tpl, ix): (u32, u32), res: u32, alt: u32) -> Name {
+    (
+        (tpl as u64) << 32 | ix as u64,
+        (res as u64) << 32 | alt as u64,
+    )
+}
 
 impl CandidateKeys {
     /// Forget every key (the ids or the templates changed).
@@ -231,16 +244,15 @@ impl CandidateKeys {
     }
 
     #[inline(always)]
-    fn place(name: [u32; 4]) -> usize {
-        let [t, p, res, alt] = name.map(u64::from);
-        let h = ((t << 32 | p) ^ (res << 32 | alt).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    fn place((plan, candidate): Name) -> usize {
+        let h = (plan ^ candidate.wrapping_mul(0x9e37_79b9_7f4a_7c15))
             .wrapping_mul(0x517c_c1b7_2722_0a95);
         (h >> 52) as usize & (CANDIDATE_KEYS_KEPT - 1)
     }
 
     /// The key kept under `name`.
     #[inline(always)]
-    fn get(&self, name: [u32; 4]) -> Option<CandidateKey> {
+    fn get(&self, name: Name) -> Option<CandidateKey> {
         match self.slots.get(Self::place(name)) {
             Some(&(n, k)) if n == name => Some(k),
             _ => None,
@@ -250,11 +262,7 @@ impl CandidateKeys {
     /// The key kept under `name`, or else the one `make` makes, then kept
     /// (made each time when there is no name).
     #[inline(always)]
-    fn get_or(
-        &mut self,
-        name: Option<[u32; 4]>,
-        make: impl FnOnce() -> CandidateKey,
-    ) -> CandidateKey {
+    fn get_or(&mut self, name: Option<Name>, make: impl FnOnce() -> CandidateKey) -> CandidateKey {
         let Some(name) = name else {
             return make();
         };
@@ -268,7 +276,7 @@ impl CandidateKeys {
 
     /// Keep `key` under `name` (whose term id is not `NO_RES`).
     #[inline(always)]
-    fn put(&mut self, name: [u32; 4], key: CandidateKey) {
+    fn put(&mut self, name: Name, key: CandidateKey) {
         if self.slots.is_empty() {
             self.slots = vec![(NO_NAME, CandidateKey::Unknown); CANDIDATE_KEYS_KEPT];
         }
@@ -770,7 +778,7 @@ impl Machine {
                 check
                     .plan
                     .filter(|_| res != NO_RES)
-                    .map(|(t, p)| [t, p, res, item.alt])
+                    .map(|plan| name_of(plan, res, item.alt))
             };
             let first = match fixed {
                 Some(f) => f,
