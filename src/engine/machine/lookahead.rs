@@ -212,10 +212,13 @@ enum CandidateKey {
 /// direction), so most checks are a lookup.  A cache: one place per
 /// hash of the name ([`CANDIDATE_KEYS_KEPT`] places, made at the first
 /// use), a newer key taking it over; forgotten when the terms are
-/// numbered afresh or templates are dropped.
+/// numbered afresh or templates are dropped, in time proportional to the
+/// places filled since (templates can go at every backtrack).
 #[derive(Debug, Default)]
 pub(crate) struct CandidateKeys {
     slots: Vec<(Name, CandidateKey)>,
+    /// The places filled since the last time keys were forgotten.
+    filled: Vec<u16>,
 }
 
 /// How many [`CandidateKeys`] are kept (a power of two).
@@ -240,7 +243,10 @@ fn name_of((tpl, ix): (u32, u32), res: u32, alt: u32) -> Name {
 impl CandidateKeys {
     /// Forget every key (the ids or the templates changed).
     pub(crate) fn forget(&mut self) {
-        self.slots.clear();
+        for &i in &self.filled {
+            self.slots[i as usize].0 = NO_NAME;
+        }
+        self.filled.clear();
     }
 
     #[inline(always)]
@@ -274,13 +280,18 @@ impl CandidateKeys {
         k
     }
 
-    /// Keep `key` under `name` (whose term id is not `NO_RES`).
-    #[inline(always)]
+    /// Keep `key` under `name` (whose term id is not `NO_RES`).  (Out of
+    /// line: most lookups find their key.)
+    #[inline(never)]
     fn put(&mut self, name: Name, key: CandidateKey) {
         if self.slots.is_empty() {
             self.slots = vec![(NO_NAME, CandidateKey::Unknown); CANDIDATE_KEYS_KEPT];
         }
-        self.slots[Self::place(name)] = (name, key);
+        let i = Self::place(name);
+        if self.slots[i].0 == NO_NAME {
+            self.filled.push(i as u16);
+        }
+        self.slots[i] = (name, key);
     }
 }
 
@@ -709,25 +720,32 @@ impl Machine {
         let Some((items, mask)) = self.ctx.masked_candidates(cur) else {
             return;
         };
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let mut kept = std::mem::take(&mut self.candidate_keys);
-        let (pix, start1) = (self.ctx.pred_index(next.pred), key_start(next.pred));
+        let Machine {
+            ref ctx,
+            ref templates,
+            ref store,
+            ref mut scratch,
+            candidate_keys: ref mut kept,
+            ..
+        } = *self;
+        let heap = &store.heap;
+        let (pix, start1) = (ctx.pred_index(next.pred), key_start(next.pred));
         let two = after.is_some();
         // What the next goal finds, when a candidate gives it the key `h`.
         let found = |h: u64| match pix {
             None => Found::Nothing,
-            Some(pix) if two => self
-                .ctx
-                .ground_candidates(pix, h, |it| self.fact_head(it).is_some()),
-            Some(pix) if self.ctx.may_match_ground(pix, h) => Found::Maybe,
+            Some(pix) if two => {
+                ctx.ground_candidates(pix, h, |it| fact_in(ctx, templates, it).is_some())
+            }
+            Some(pix) if ctx.may_match_ground(pix, h) => Found::Maybe,
             Some(_) => Found::Nothing,
         };
         // Whether the goal after it finds nothing, with the key `h`.
-        let after = after.map(|a| (a, self.ctx.pred_index(a.pred)));
+        let after = after.map(|a| (a, ctx.pred_index(a.pred)));
         let start2 = after.map_or(start1, |(a, _)| key_start(a.pred));
         let fails_after = |h: u64| match after {
             Some((_, None)) => true,
-            Some((_, Some(pix))) => !self.ctx.may_match_ground(pix, h),
+            Some((_, Some(pix))) => !ctx.may_match_ground(pix, h),
             None => false,
         };
         // What does not depend on the candidate is decided once.  (A key
@@ -744,11 +762,8 @@ impl Machine {
             _ => false,
         };
         if settled {
-            self.scratch = scratch;
-            self.candidate_keys = kept;
             return;
         }
-        let heap = &self.store.heap;
         let mut digests = [Digest::default(); MAX_PLAN_ARGS as usize];
         let mut drop = 0u64;
         let mut m = mask;
@@ -756,14 +771,14 @@ impl Machine {
             let i = m.trailing_zeros();
             m &= m - 1;
             let item = items[i as usize];
-            let Some((Cell::Struct(head), known)) = self.fact_of(item) else {
+            let Some((Cell::Struct(head), known)) = fact_in(ctx, templates, item) else {
                 continue;
             };
             // The places read for this candidate so far.
             let mut read = 0u32;
             let mut make = |check: &Check<'_>, start: Hasher64| {
                 let need = check.need & !read;
-                match read_places(heap, places, need, head, known, &mut digests, &mut scratch) {
+                match read_places(heap, places, need, head, known, &mut digests, scratch) {
                     Err(true) => CandidateKey::Doomed,
                     Err(false) => CandidateKey::Unknown,
                     Ok(()) => {
@@ -774,7 +789,7 @@ impl Machine {
                 }
             };
             let name = |check: &Check<'_>| {
-                let res = self.ctx.entries[item.entry as usize].res;
+                let res = ctx.entries[item.entry as usize].res;
                 check
                     .plan
                     .filter(|_| res != NO_RES)
@@ -801,8 +816,6 @@ impl Machine {
                 drop |= 1 << i;
             }
         }
-        self.scratch = scratch;
-        self.candidate_keys = kept;
         if drop != 0 {
             Context::drop_candidates(cur, drop);
         }
@@ -820,31 +833,7 @@ impl Machine {
     /// zeros otherwise).
     #[inline(always)]
     pub(super) fn fact_of(&self, item: Item) -> Option<(Cell, &[Digest; ALT_DIGESTS])> {
-        let entry = &self.ctx.entries[item.entry as usize];
-        match entry.source {
-            Source::Heap { alts, .. } => {
-                let alt = &self.ctx.heap_alts[(alts + item.alt) as usize];
-                (alt.ground && alt.nbody == 0).then_some((alt.head, &alt.args))
-            }
-            Source::Template { .. } if entry.fact => {
-                Some((Cell::Struct(Addr(entry.ground)), &NO_DIGESTS))
-            }
-            Source::Template { tpl, .. } if entry.ground != NONE => {
-                let t = &self.templates[tpl as usize];
-                let alt = &t.alts[item.alt as usize];
-                if !alt.body.is_empty() {
-                    return None;
-                }
-                let head = match (alt.head, t.root) {
-                    (Cell::Struct(a), Cell::Struct(r)) => {
-                        Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
-                    }
-                    (other, _) => other,
-                };
-                Some((head, &NO_DIGESTS))
-            }
-            Source::Template { .. } => None,
-        }
+        fact_in(&self.ctx, &self.templates, item)
     }
 }
 
@@ -993,5 +982,40 @@ fn place_of(heap: &crate::term::Heap, goal: Cell, v: Cell, places: &mut Vec<Plac
             Some(places.len() as u32 - 1)
         }
         None => None,
+    }
+}
+
+/// [`Machine::fact_of`] from the context and the templates (for loops that
+/// borrow the machine's other parts mutably).
+#[inline(always)]
+fn fact_in<'a>(
+    ctx: &'a Context,
+    templates: &[Rc<Template>],
+    item: Item,
+) -> Option<(Cell, &'a [Digest; ALT_DIGESTS])> {
+    let entry = &ctx.entries[item.entry as usize];
+    match entry.source {
+        Source::Heap { alts, .. } => {
+            let alt = &ctx.heap_alts[(alts + item.alt) as usize];
+            (alt.ground && alt.nbody == 0).then_some((alt.head, &alt.args))
+        }
+        Source::Template { .. } if entry.fact => {
+            Some((Cell::Struct(Addr(entry.ground)), &NO_DIGESTS))
+        }
+        Source::Template { tpl, .. } if entry.ground != NONE => {
+            let t = &templates[tpl as usize];
+            let alt = &t.alts[item.alt as usize];
+            if !alt.body.is_empty() {
+                return None;
+            }
+            let head = match (alt.head, t.root) {
+                (Cell::Struct(a), Cell::Struct(r)) => {
+                    Cell::Struct(Addr(entry.ground + (a.0 - r.0)))
+                }
+                (other, _) => other,
+            };
+            Some((head, &NO_DIGESTS))
+        }
+        Source::Template { .. } => None,
     }
 }
