@@ -756,8 +756,11 @@ impl Machine {
         });
         let settled = match (fixed, after) {
             (Some(Found::Maybe), _) | (Some(Found::Facts), None) => true,
-            (Some(Found::Facts), Some((a, _))) => {
-                a.need == 0 && run_ops(start2, a.ops, &[]).is_some_and(|h| !fails_after(h))
+            // (A key that cannot be computed keeps every candidate, unless
+            // the goal after has no clause at all.)
+            (Some(Found::Facts), Some((a, pix2))) => {
+                a.need == 0
+                    && run_ops(start2, a.ops, &[]).map_or(pix2.is_some(), |h| !fails_after(h))
             }
             _ => false,
         };
