@@ -721,7 +721,7 @@ impl<'m> Printer<'m> {
             Cell::Struct(a) => {
                 let depth = self.depth.get();
                 self.depth.set(depth + 1);
-                self.write_struct(out, a, prec);
+                crate::util::deep(|| self.write_struct(out, a, prec));
                 self.depth.set(depth);
             }
         }

@@ -38,6 +38,23 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Run `f`, first putting a new segment under the native stack when little
+/// of it is left.  The recursive walks over terms and syntax trees
+/// (compiling a clause, printing a term, a `Value`'s `Debug` and
+/// `Display`) call themselves through this, so that a term a hundred
+/// thousand levels deep is handled on any thread, not only on the binary's
+/// large-stack one (a library user's thread has 2 MB, or 8 MB for a main
+/// thread).  The check costs a comparison of the stack pointer with a
+/// thread-local limit.
+#[inline(always)]
+pub fn deep<R>(f: impl FnOnce() -> R) -> R {
+    /// Stack that a step of a walk may use before it checks again.
+    const RED_ZONE: usize = 128 * 1024;
+    /// The size of each new segment.
+    const SEGMENT: usize = 4 * 1024 * 1024;
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -402,6 +402,49 @@ fn deep_terms_in_the_source_load_and_run_in_the_binary() {
 }
 
 #[test]
+fn deep_terms_in_the_source_load_and_run_on_an_ordinary_stack() {
+    // Through the library, on the test's own thread (2 MB of stack): a
+    // numeral 100,000 `s` deep, a list of 100,000 elements and a clause of
+    // 100,000 goals in the program, the numeral again in the query.
+    // Compiling, printing and dropping their syntax trees recursed a level
+    // per subterm, and overflowed the stack at a depth of 10,000.
+    let n = 100_000;
+    let numeral = format!("{}z{}", "(s ".repeat(n), ")".repeat(n));
+    let list = format!("({}nil)", "a :: ".repeat(n));
+    let body = vec!["q"; n].join(", ");
+    let mut s = Session::new();
+    s.load_str(
+        "deep",
+        &format!(
+            "nat {numeral}.\nlst {list}.\np :- {body}.\nq.\n\
+             depth z D D.\n\
+             depth (s X) A D :- B is A + 1, depth X B D.\n\
+             len nil L L.\n\
+             len (_ :: T) A L :- B is A + 1, len T B L.\n"
+        ),
+    )
+    .expect("loads");
+    assert!(s.take_warnings().is_empty());
+    let goal = format!("p, nat X, depth X 0 D, lst Y, len Y 0 L, depth {numeral} 0 E");
+    let mut q = s.query(&goal).expect("parses");
+    let a = q.next_answer().expect("runs").expect("an answer");
+    for var in ["D", "L", "E"] {
+        assert_eq!(a.value(var), Some(&lolli::Value::Int(n as i64)), "{var}");
+    }
+    let x = a.value("X").expect("X is bound");
+    let printed = x.to_string();
+    assert!(
+        printed.starts_with("s (s (s ") && printed.ends_with(&format!("(s z{}", ")".repeat(n - 1)))
+    );
+    assert_eq!(printed.matches('s').count(), n);
+    let debug = format!("{x:?}");
+    assert!(debug.starts_with(r#"Compound("s", [Compound("s", "#));
+    assert_eq!(debug.matches("Compound").count(), n);
+    drop(q);
+    drop(s);
+}
+
+#[test]
 fn a_long_list_answer_is_read_and_dropped_on_an_ordinary_stack() {
     // Through the library, on the test's own thread (2 MB of stack): the
     // answer's value is a list nested 200,000 deep, made, cloned, printed,

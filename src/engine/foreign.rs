@@ -35,8 +35,8 @@ use crate::term::{sym, Addr, Cell, SymId};
 /// ```
 ///
 /// A list is a value nested as deep as the list is long, so cloning,
-/// comparing, hashing, printing and dropping work without recursion.
-#[derive(Debug)]
+/// comparing, hashing, printing and dropping work without recursion (and
+/// `Debug` puts a new segment under the native stack when it runs low).
 pub enum Value {
     /// A name (constant), such as `peg` or `nil`.
     Atom(String),
@@ -196,16 +196,30 @@ impl Drop for Value {
     }
 }
 
+/// As derived, nested values written through [`crate::util::deep`].
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::util::deep(|| match self {
+            Value::Atom(s) => f.debug_tuple("Atom").field(s).finish(),
+            Value::Int(i) => f.debug_tuple("Int").field(i).finish(),
+            Value::Str(s) => f.debug_tuple("Str").field(s).finish(),
+            Value::Var(s) => f.debug_tuple("Var").field(s).finish(),
+            Value::Compound(n, args) => f.debug_tuple("Compound").field(n).field(args).finish(),
+        })
+    }
+}
+
 impl fmt::Display for Value {
     /// A simple prefix form: `f a b`, arguments that are compound in
     /// parentheses, lists with `::`.  (Answers also carry the interpreter's
     /// own printed form, which knows every operator.)
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // (Other compounds nest through `deep`.)
         fn arg(v: &Value, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match v {
+            crate::util::deep(|| match v {
                 Value::Compound(..) => write!(f, "({v})"),
                 _ => write!(f, "{v}"),
-            }
+            })
         }
         match self {
             Value::Atom(a) => write!(f, "{}", crate::pretty::quote_name(a)),

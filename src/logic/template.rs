@@ -461,6 +461,11 @@ impl<'a> Compiler<'a> {
 
     /// Compile in term (goal) position.
     fn term(&mut self, t: &Term) -> Result<Cell, CompileError> {
+        crate::util::deep(|| self.term_here(t))
+    }
+
+    /// [`Compiler::term`] on the stack as it is.
+    fn term_here(&mut self, t: &Term) -> Result<Cell, CompileError> {
         Ok(match &t.kind {
             TermKind::Var(v) => {
                 if let Some((_, c)) = self.bound.iter().rev().find(|(b, _)| b == v) {

@@ -26,6 +26,46 @@ pub struct Term {
     pub span: Span,
 }
 
+/// Dropped without recursion: a term nested as deep as a long list or a
+/// numeral of the source would otherwise take a stack frame per level.
+impl Drop for Term {
+    fn drop(&mut self) {
+        let mut below = Vec::new();
+        take_subterms(&mut self.kind, &mut below);
+        while let Some(mut t) = below.pop() {
+            take_subterms(&mut t.kind, &mut below);
+        }
+    }
+}
+
+/// Move the subterms of `kind` that have subterms of their own to `out`
+/// (the others are dropped with it at once).
+fn take_subterms(kind: &mut TermKind, out: &mut Vec<Term>) {
+    let compound = |t: &Term| matches!(t.kind, TermKind::App(..) | TermKind::Binder(..));
+    match kind {
+        TermKind::App(head, args) => {
+            if compound(head) {
+                out.push(std::mem::replace(&mut **head, Term::leaf()));
+            }
+            out.extend(args.drain(..).filter(compound));
+        }
+        TermKind::Binder(_, _, _, body) if compound(body) => {
+            out.push(std::mem::replace(&mut **body, Term::leaf()));
+        }
+        _ => {}
+    }
+}
+
+impl Term {
+    /// A placeholder left where a subterm was taken out to be dropped.
+    fn leaf() -> Term {
+        Term {
+            kind: TermKind::Wildcard,
+            span: 0..0,
+        }
+    }
+}
+
 /// The quantifier of a binder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quant {

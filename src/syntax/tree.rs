@@ -23,23 +23,15 @@ pub(crate) fn app(head: Term, mut args: Vec<Term>, l: usize, r: usize) -> Term {
         return head;
     }
     args.shrink_to_fit();
-    match head.kind {
-        TermKind::App(inner, mut first) => {
+    let mut head = head;
+    match &mut head.kind {
+        TermKind::App(_, first) => {
             first.append(&mut args);
             first.shrink_to_fit();
-            term(TermKind::App(inner, first), l, r)
+            head.span = l..r;
+            head
         }
-        kind => term(
-            TermKind::App(
-                Box::new(Term {
-                    kind,
-                    span: head.span,
-                }),
-                args,
-            ),
-            l,
-            r,
-        ),
+        _ => term(TermKind::App(Box::new(head), args), l, r),
     }
 }
 
