@@ -41,7 +41,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// Run `f`, first putting a new segment under the native stack when little
 /// of it is left.  The recursive walks over terms and syntax trees
 /// (compiling a clause, printing a term, a `Value`'s `Debug` and
-/// `Display`) call themselves through this, so that a term a hundred
+/// `Display`, building, comparing, cloning and checking a proof's terms)
+/// call themselves through this, so that a term a hundred
 /// thousand levels deep is handled on any thread, not only on the binary's
 /// large-stack one (a library user's thread has 2 MB, or 8 MB for a main
 /// thread).  The check costs a comparison of the stack pointer with a

@@ -445,6 +445,34 @@ fn deep_terms_in_the_source_load_and_run_on_an_ordinary_stack() {
 }
 
 #[test]
+fn the_proof_of_a_deep_answer_is_built_checked_and_dropped_on_an_ordinary_stack() {
+    // Through the library, on the test's own thread (2 MB of stack): the
+    // proof of `nat X` holds the fact's numeral, 100,000 `s` deep, in the
+    // query, in the program and in its one step.  Building, cloning,
+    // comparing, printing, checking and dropping it recursed a level per
+    // subterm.
+    let n = 100_000;
+    let numeral = format!("{}z{}", "(s ".repeat(n), ")".repeat(n));
+    let mut s = Session::new();
+    s.load_str("deep", &format!("nat {numeral}.\n"))
+        .expect("loads");
+    s.machine.options.proofs = true;
+    let mut q = s.query("nat X").expect("parses");
+    assert!(q.next_answer().expect("runs").is_some());
+    let proof = q.proof().expect("a proof is recorded");
+    assert_eq!(proof.check(), Ok(()));
+    let copy = proof.clone();
+    assert!(copy == proof);
+    let shown = proof.query.to_string();
+    assert!(shown.starts_with("nat (s (s ") && shown.ends_with(&format!("z{}", ")".repeat(n))));
+    let tree = lolli::proof::print_tree::tree(&proof);
+    assert!(tree.starts_with("atom nat (s (s ") && tree.matches("nat").count() == 1);
+    assert_eq!(format!("{:?}", proof.query).matches("App").count(), n + 1);
+    drop(copy);
+    drop(proof);
+}
+
+#[test]
 fn a_long_list_answer_is_read_and_dropped_on_an_ordinary_stack() {
     // Through the library, on the test's own thread (2 MB of stack): the
     // answer's value is a list nested 200,000 deep, made, cloned, printed,

@@ -474,49 +474,53 @@ fn resource(
 
 /// A heap term as an owned term, under the current bindings.
 pub(crate) fn to_term(m: &Machine, c: Cell) -> Term {
-    let c = m.store.deref(c);
-    match c {
-        Cell::Ref(a) => Term::Var(a.0),
-        Cell::Atom(s) => Term::Atom(m.symbols.name(s).to_string()),
-        Cell::Int(i) => Term::Int(i),
-        Cell::Str(s) => Term::Str(m.symbols.string(s).to_string()),
-        Cell::Eigen(id) => Term::Const {
-            id,
-            name: eigen_name(m, id),
-        },
-        Cell::Bound(id) => Term::Bound {
-            id,
-            name: binder_name(m, id),
-        },
-        Cell::Functor(f, _) => Term::Atom(m.symbols.name(f).to_string()),
-        Cell::Struct(a) => match m.store.heap.get(a) {
-            Cell::Functor(f, n) => Term::app(
-                m.symbols.name(f),
-                (0..n).map(|i| to_term(m, m.store.heap.arg(a, i))).collect(),
-            ),
-            _ => Term::Atom("?".into()),
-        },
-    }
+    crate::util::deep(|| {
+        let c = m.store.deref(c);
+        match c {
+            Cell::Ref(a) => Term::Var(a.0),
+            Cell::Atom(s) => Term::Atom(m.symbols.name(s).to_string()),
+            Cell::Int(i) => Term::Int(i),
+            Cell::Str(s) => Term::Str(m.symbols.string(s).to_string()),
+            Cell::Eigen(id) => Term::Const {
+                id,
+                name: eigen_name(m, id),
+            },
+            Cell::Bound(id) => Term::Bound {
+                id,
+                name: binder_name(m, id),
+            },
+            Cell::Functor(f, _) => Term::Atom(m.symbols.name(f).to_string()),
+            Cell::Struct(a) => match m.store.heap.get(a) {
+                Cell::Functor(f, n) => Term::app(
+                    m.symbols.name(f),
+                    (0..n).map(|i| to_term(m, m.store.heap.arg(a, i))).collect(),
+                ),
+                _ => Term::Atom("?".into()),
+            },
+        }
+    })
 }
 
 /// A template term with environment slots read from the context and the
 /// other slots left as [`Term::Slot`]s.
 fn template_term(m: &Machine, cells: &[Cell], c: Cell, env_len: u32, env: u32) -> Option<Term> {
-    Some(match c {
-        Cell::Ref(s) if s.0 < env_len => to_term(m, *m.ctx.envs.get((env + s.0) as usize)?),
-        Cell::Ref(s) => Term::Slot(s.0),
-        Cell::Struct(a) => match cells.get(a.ix())? {
-            Cell::Functor(f, n) => {
-                let mut args = Vec::with_capacity(*n as usize);
-                for i in 0..*n {
-                    let arg = *cells.get(a.ix() + 1 + i as usize)?;
-                    args.push(template_term(m, cells, arg, env_len, env)?);
+    crate::util::deep(|| {
+        Some(match c {
+            Cell::Ref(s) if s.0 < env_len => to_term(m, *m.ctx.envs.get((env + s.0) as usize)?),
+            Cell::Ref(s) => Term::Slot(s.0),
+            Cell::Struct(a) => match cells.get(a.ix())? {
+                Cell::Functor(f, n) => {
+                    let mut args = Vec::with_capacity(*n as usize);
+                    for i in 0..*n {
+                        let arg = *cells.get(a.ix() + 1 + i as usize)?;
+                        args.push(template_term(m, cells, arg, env_len, env)?);
+                    }
+                    Term::app(m.symbols.name(*f), args)
                 }
-                Term::app(m.symbols.name(*f), args)
-            }
-            _ => return None,
-        },
-        other => to_term(m, other),
+                _ => return None,
+            },
+            other => to_term(m, other),
+        })
     })
 }
 

@@ -752,14 +752,14 @@ fn applied(t: &Term) -> Option<Term> {
     let Some(("$apply", [f, rest @ ..])) = t.functor() else {
         return None;
     };
-    let f = applied(f).unwrap_or_else(|| f.clone());
-    let (name, mut args) = match f {
-        Term::Atom(name) => (name, Vec::new()),
-        Term::App(name, args) if name != "$apply" => (name, args),
+    let mut f = applied(f).unwrap_or_else(|| f.clone());
+    let (name, mut args) = match &mut f {
+        Term::Atom(name) => (std::mem::take(name), Vec::new()),
+        Term::App(name, args) if name != "$apply" => (std::mem::take(name), std::mem::take(args)),
         // An application in the head position of one whose function is a
         // variable: `(F a) b` is the one application `F a b`.
         Term::App(_, args) if matches!(args.first(), Some(Term::Var(_))) => {
-            ("$apply".to_string(), args)
+            ("$apply".to_string(), std::mem::take(args))
         }
         _ => return None,
     };
@@ -772,17 +772,19 @@ fn applied(t: &Term) -> Option<Term> {
 /// the machine's unification does (so `p a` is the head of the assumed
 /// clause `F a` once `F = p`).
 fn same(a: &Term, b: &Term) -> bool {
-    match (a, b) {
-        // Same name and arity: an application equals one with as many
-        // arguments exactly when its function and arguments do.
-        (Term::App(f, xs), Term::App(g, ys)) if f == g && xs.len() == ys.len() => {
-            xs.iter().zip(ys).all(|(x, y)| same(x, y))
+    crate::util::deep(|| {
+        match (a, b) {
+            // Same name and arity: an application equals one with as many
+            // arguments exactly when its function and arguments do.
+            (Term::App(f, xs), Term::App(g, ys)) if f == g && xs.len() == ys.len() => {
+                xs.iter().zip(ys).all(|(x, y)| same(x, y))
+            }
+            _ => match (applied(a), applied(b)) {
+                (None, None) => a == b,
+                (x, y) => same(x.as_ref().unwrap_or(a), y.as_ref().unwrap_or(b)),
+            },
         }
-        _ => match (applied(a), applied(b)) {
-            (None, None) => a == b,
-            (x, y) => same(x.as_ref().unwrap_or(a), y.as_ref().unwrap_or(b)),
-        },
-    }
+    })
 }
 
 /// The connectives, as the language defines them (the registry is shared;
@@ -794,14 +796,14 @@ fn is_connective(name: &str, arity: usize) -> bool {
 /// Split an assumed formula into its clauses (`D1 , D2`: D1 first), each
 /// with whether it is unbounded (`{R}`, or everything under `=>`).
 fn split<'t>(d: &'t Term, bang: bool, out: &mut Vec<(&'t Term, bool)>) {
-    match d.functor() {
+    crate::util::deep(|| match d.functor() {
         Some((",", [a, b])) => {
             split(a, bang, out);
             split(b, bang, out);
         }
         Some(("{}", [r])) => split(r, true, out),
         _ => out.push((d, bang)),
-    }
+    })
 }
 
 /// A clause with its clause-level `forall x \` binders replaced by slots.
@@ -811,7 +813,7 @@ fn clause_schema(c: &Term) -> Term {
 }
 
 fn schema_of(c: &Term, next: &mut u32) -> Term {
-    match c.functor() {
+    crate::util::deep(|| match c.functor() {
         Some(("forall", [Term::Bound { id, .. }, body])) => {
             let slot = Term::Slot(*next);
             *next += 1;
@@ -821,12 +823,12 @@ fn schema_of(c: &Term, next: &mut u32) -> Term {
         Some((op @ (":-" | "<="), [r, g])) => Term::app(op, vec![schema_of(r, next), g.clone()]),
         Some((op @ ("-o" | "=>"), [g, r])) => Term::app(op, vec![g.clone(), schema_of(r, next)]),
         _ => c.clone(),
-    }
+    })
 }
 
 /// Equality up to a one-to-one renaming of slots.
 fn alpha_eq(a: &Term, b: &Term, map: &mut HashMap<u32, u32>) -> bool {
-    match (a, b) {
+    crate::util::deep(|| match (a, b) {
         (Term::Slot(x), Term::Slot(y)) => match map.get(x) {
             Some(z) => z == y,
             None => {
@@ -841,12 +843,12 @@ fn alpha_eq(a: &Term, b: &Term, map: &mut HashMap<u32, u32>) -> bool {
             f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| alpha_eq(x, y, map))
         }
         _ => a == b,
-    }
+    })
 }
 
 /// Whether `inst` is `schema` with its slots replaced consistently.
 fn matches<'t>(schema: &Term, inst: &'t Term, bind: &mut HashMap<u32, &'t Term>) -> bool {
-    match (schema, inst) {
+    crate::util::deep(|| match (schema, inst) {
         (Term::Slot(s), _) => match bind.get(s) {
             Some(t) => *t == inst,
             None => {
@@ -858,7 +860,7 @@ fn matches<'t>(schema: &Term, inst: &'t Term, bind: &mut HashMap<u32, &'t Term>)
             f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| matches(x, y, bind))
         }
         _ => schema == inst,
-    }
+    })
 }
 
 /// The alternatives of a clause instance: each head with the body goals

@@ -13,8 +13,11 @@
 
 use std::fmt;
 
-/// A term of a proof.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A term of a proof.  Cloning, comparing, hashing and `Debug` recurse on
+/// the arguments through [`crate::util::deep`], and dropping does not
+/// recurse, so that a term nested as deep as the program's terms is
+/// handled on any thread.
+#[derive(Eq)]
 pub enum Term {
     /// A logic variable left unbound by the answer, by identity.
     Var(u32),
@@ -42,6 +45,102 @@ pub enum Term {
     Slot(u32),
     /// A compound term `name arg1 ... argn` (n ≥ 1).
     App(String, Vec<Term>),
+}
+
+impl Clone for Term {
+    fn clone(&self) -> Term {
+        crate::util::deep(|| match self {
+            Term::Var(v) => Term::Var(*v),
+            Term::Atom(n) => Term::Atom(n.clone()),
+            Term::Int(i) => Term::Int(*i),
+            Term::Str(s) => Term::Str(s.clone()),
+            Term::Const { id, name } => Term::Const {
+                id: *id,
+                name: name.clone(),
+            },
+            Term::Bound { id, name } => Term::Bound {
+                id: *id,
+                name: name.clone(),
+            },
+            Term::Slot(s) => Term::Slot(*s),
+            Term::App(n, args) => Term::App(n.clone(), args.clone()),
+        })
+    }
+}
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        crate::util::deep(|| match (self, other) {
+            (Term::Var(a), Term::Var(b)) | (Term::Slot(a), Term::Slot(b)) => a == b,
+            (Term::Atom(a), Term::Atom(b)) | (Term::Str(a), Term::Str(b)) => a == b,
+            (Term::Int(a), Term::Int(b)) => a == b,
+            (Term::Const { id: a, name: x }, Term::Const { id: b, name: y })
+            | (Term::Bound { id: a, name: x }, Term::Bound { id: b, name: y }) => a == b && x == y,
+            (Term::App(f, xs), Term::App(g, ys)) => f == g && xs == ys,
+            _ => false,
+        })
+    }
+}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        crate::util::deep(|| {
+            std::mem::discriminant(self).hash(state);
+            match self {
+                Term::Var(v) | Term::Slot(v) => v.hash(state),
+                Term::Atom(n) | Term::Str(n) => n.hash(state),
+                Term::Int(i) => i.hash(state),
+                Term::Const { id, name } | Term::Bound { id, name } => {
+                    id.hash(state);
+                    name.hash(state);
+                }
+                Term::App(n, args) => {
+                    n.hash(state);
+                    args.hash(state);
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::util::deep(|| match self {
+            Term::Var(v) => f.debug_tuple("Var").field(v).finish(),
+            Term::Atom(n) => f.debug_tuple("Atom").field(n).finish(),
+            Term::Int(i) => f.debug_tuple("Int").field(i).finish(),
+            Term::Str(s) => f.debug_tuple("Str").field(s).finish(),
+            Term::Const { id, name } => f
+                .debug_struct("Const")
+                .field("id", id)
+                .field("name", name)
+                .finish(),
+            Term::Bound { id, name } => f
+                .debug_struct("Bound")
+                .field("id", id)
+                .field("name", name)
+                .finish(),
+            Term::Slot(s) => f.debug_tuple("Slot").field(s).finish(),
+            Term::App(n, args) => f.debug_tuple("App").field(n).field(args).finish(),
+        })
+    }
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        let Term::App(_, args) = self else {
+            return;
+        };
+        let mut below: Vec<Term> = args
+            .drain(..)
+            .filter(|a| matches!(a, Term::App(..)))
+            .collect();
+        while let Some(mut t) = below.pop() {
+            if let Term::App(_, args) = &mut t {
+                below.extend(args.drain(..).filter(|a| matches!(a, Term::App(..))));
+            }
+        }
+    }
 }
 
 impl Term {
@@ -83,7 +182,7 @@ impl Term {
     /// denotes: `$apply(x, a)` with `x` replaced by `p` is `p a` (as the
     /// engine instantiates a `forall` that names a predicate).
     pub fn substitute(&self, id: u32, value: &Term) -> Term {
-        match self {
+        crate::util::deep(|| match self {
             Term::Bound { id: b, .. } if *b == id => value.clone(),
             Term::App(n, args) if n == "$apply" && args.len() > 1 => match (&args[0], value) {
                 (Term::Bound { id: b, .. }, Term::Atom(name)) if *b == id => Term::App(
@@ -100,21 +199,24 @@ impl Term {
                 args.iter().map(|a| a.substitute(id, value)).collect(),
             ),
             other => other.clone(),
-        }
+        })
     }
 
     /// Whether `needle` occurs in the term (an atom also as the name of a
     /// compound term).
     pub fn contains(&self, needle: &Term) -> bool {
-        if self == needle {
-            return true;
-        }
-        match self {
-            Term::App(n, args) => {
-                matches!(needle, Term::Atom(a) if a == n) || args.iter().any(|a| a.contains(needle))
+        crate::util::deep(|| {
+            if self == needle {
+                return true;
             }
-            _ => false,
-        }
+            match self {
+                Term::App(n, args) => {
+                    matches!(needle, Term::Atom(a) if a == n)
+                        || args.iter().any(|a| a.contains(needle))
+                }
+                _ => false,
+            }
+        })
     }
 }
 
@@ -151,7 +253,7 @@ fn bound_name(id: u32, written: &str, body: &Term, scope: &[(u32, String)]) -> S
         inner: &mut Vec<u32>,
         out: &mut Vec<String>,
     ) {
-        match t {
+        crate::util::deep(|| match t {
             Term::Var(v) => out.push(format!("_G{v}")),
             Term::Atom(n) => out.push(n.clone()),
             Term::Const { id, name } => out.push(format!("{name}_{id}")),
@@ -176,7 +278,7 @@ fn bound_name(id: u32, written: &str, body: &Term, scope: &[(u32, String)]) -> S
                 }
             }
             Term::Bound { .. } | Term::Int(_) | Term::Str(_) => {}
-        }
+        })
     }
     let mut texts = Vec::new();
     free(body, id, scope, &mut Vec::new(), &mut texts);
@@ -191,7 +293,7 @@ fn write_term(
     nested: bool,
     scope: &mut Vec<(u32, String)>,
 ) -> fmt::Result {
-    match t {
+    crate::util::deep(|| match t {
         Term::Var(v) => write!(f, "_G{v}"),
         Term::Atom(n) => write!(f, "{}", crate::pretty::quote_name(n)),
         Term::Int(i) if *i < 0 && nested => write!(f, "({i})"),
@@ -258,7 +360,7 @@ fn write_term(
             }
             Ok(())
         }
-    }
+    })
 }
 
 #[cfg(test)]
