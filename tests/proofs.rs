@@ -527,6 +527,8 @@ fn deep_proofs_are_checked_and_printed() {
     let json = print_json::json(&ps[0].0, p);
     // The path from the root to `nat 0` closes last.
     assert!(json.ends_with(&format!("{}}}", "]}".repeat(10001))));
+    let latex = print_latex::latex("yes", p);
+    assert_eq!(latex.matches("InfC").count(), p.root.nodes().len());
 }
 
 // ---------------------------------------------------------------------------

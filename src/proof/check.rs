@@ -222,10 +222,6 @@ impl Proof {
 /// Check that `root` proves `query` from the clauses `program`, using each
 /// linear resource of the program exactly once.
 pub fn check(program: &[Resource], query: &Term, root: &Node) -> Result<(), CheckError> {
-    super::with_stack(root.depth(), || check_here(program, query, root))
-}
-
-fn check_here(program: &[Resource], query: &Term, root: &Node) -> Result<(), CheckError> {
     let mut c = Checker {
         scope: HashMap::new(),
         path: Vec::new(),
@@ -290,53 +286,55 @@ impl<'p> Checker<'p> {
     /// removed).  Returns whether the step is slack (contains an `erase`
     /// that may stand for more resources).
     fn node(&mut self, n: &'p Node, avail: &mut BTreeSet<u32>) -> Result<bool, CheckError> {
-        let g = &n.goal;
-        match n.rule {
-            RuleName::One => {
-                self.shape(n, g.is("true", 0), "`true`")?;
-                self.premises(n, &[])?;
-                Ok(false)
-            }
-            RuleName::Erase => {
-                self.shape(n, g.is("erase", 0), "`erase`")?;
-                self.premises(n, &[])?;
-                for r in &n.consumed {
-                    self.take(n, r.entry, avail)?;
+        crate::util::deep(|| {
+            let g = &n.goal;
+            match n.rule {
+                RuleName::One => {
+                    self.shape(n, g.is("true", 0), "`true`")?;
+                    self.premises(n, &[])?;
+                    Ok(false)
                 }
-                Ok(true)
-            }
-            RuleName::Tensor => {
-                self.shape(n, g.is(",", 2), "a tensor `G1 , G2`")?;
-                self.sequence(n, &[arg(g, 0), arg(g, 1)], avail)
-            }
-            RuleName::OrLeft | RuleName::OrRight => {
-                self.shape(n, g.is(";", 2), "a disjunction `G1 ; G2`")?;
-                let side = if n.rule == RuleName::OrLeft { 0 } else { 1 };
-                self.sequence(n, &[arg(g, side)], avail)
-            }
-            RuleName::Guard => {
-                self.shape(n, g.is("->", 3), "a guard `G1 -> G2 | G3`")?;
-                if n.children.len() == 2 {
+                RuleName::Erase => {
+                    self.shape(n, g.is("erase", 0), "`erase`")?;
+                    self.premises(n, &[])?;
+                    for r in &n.consumed {
+                        self.take(n, r.entry, avail)?;
+                    }
+                    Ok(true)
+                }
+                RuleName::Tensor => {
+                    self.shape(n, g.is(",", 2), "a tensor `G1 , G2`")?;
                     self.sequence(n, &[arg(g, 0), arg(g, 1)], avail)
-                } else {
-                    self.sequence(n, &[arg(g, 2)], avail)
                 }
+                RuleName::OrLeft | RuleName::OrRight => {
+                    self.shape(n, g.is(";", 2), "a disjunction `G1 ; G2`")?;
+                    let side = if n.rule == RuleName::OrLeft { 0 } else { 1 };
+                    self.sequence(n, &[arg(g, side)], avail)
+                }
+                RuleName::Guard => {
+                    self.shape(n, g.is("->", 3), "a guard `G1 -> G2 | G3`")?;
+                    if n.children.len() == 2 {
+                        self.sequence(n, &[arg(g, 0), arg(g, 1)], avail)
+                    } else {
+                        self.sequence(n, &[arg(g, 2)], avail)
+                    }
+                }
+                RuleName::Bang => {
+                    self.shape(n, g.is("{}", 1), "a bang `{G}`")?;
+                    let mut none = BTreeSet::new();
+                    self.sequence(n, &[arg(g, 0)], &mut none)?;
+                    Ok(false)
+                }
+                RuleName::With => {
+                    self.shape(n, g.is("&", 2), "a with `G1 & G2`")?;
+                    self.with(n, avail)
+                }
+                RuleName::Lolli | RuleName::Imp => self.implication(n, avail),
+                RuleName::Forall | RuleName::Exists => self.quantifier(n, avail),
+                RuleName::Builtin => self.builtin(n, avail),
+                RuleName::Atom => self.atom(n, avail),
             }
-            RuleName::Bang => {
-                self.shape(n, g.is("{}", 1), "a bang `{G}`")?;
-                let mut none = BTreeSet::new();
-                self.sequence(n, &[arg(g, 0)], &mut none)?;
-                Ok(false)
-            }
-            RuleName::With => {
-                self.shape(n, g.is("&", 2), "a with `G1 & G2`")?;
-                self.with(n, avail)
-            }
-            RuleName::Lolli | RuleName::Imp => self.implication(n, avail),
-            RuleName::Forall | RuleName::Exists => self.quantifier(n, avail),
-            RuleName::Builtin => self.builtin(n, avail),
-            RuleName::Atom => self.atom(n, avail),
-        }
+        })
     }
 
     fn shape(&self, n: &Node, ok: bool, expected: &'static str) -> Result<(), CheckError> {

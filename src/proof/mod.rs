@@ -54,27 +54,3 @@ pub(crate) fn resource_list(rs: &[Resource]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// Run `f`, which recurses once or a few times per level of a proof of
-/// depth `depth`, on a thread with a stack large enough for it (the stack is
-/// reserved, not committed, so a generous size costs little).  Runs `f` on
-/// the current thread when the proof is shallow or no thread can be made.
-pub(crate) fn with_stack<T: Send>(depth: usize, f: impl Fn() -> T + Sync) -> T {
-    const SHALLOW: usize = 200;
-    const PER_LEVEL: usize = 16 * 1024;
-    if depth <= SHALLOW {
-        return f();
-    }
-    let size = (depth + 64).saturating_mul(PER_LEVEL);
-    let run = &f;
-    let done = std::thread::scope(|scope| {
-        match std::thread::Builder::new()
-            .stack_size(size)
-            .spawn_scoped(scope, run)
-        {
-            Ok(h) => Some(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
-            Err(_) => None,
-        }
-    });
-    done.unwrap_or_else(f)
-}

@@ -24,10 +24,6 @@ use super::tree::{Node, Proof, Resource, RuleName};
 
 /// One line of JSON (without the newline) for an answer and its proof.
 pub fn json(answer: &[(String, String)], proof: &Proof) -> String {
-    super::with_stack(proof.root.depth(), || json_here(answer, proof))
-}
-
-fn json_here(answer: &[(String, String)], proof: &Proof) -> String {
     let mut out = String::from("{\"answer\": {");
     for (i, (name, value)) in answer.iter().enumerate() {
         if i > 0 {
@@ -44,43 +40,45 @@ fn json_here(answer: &[(String, String)], proof: &Proof) -> String {
 }
 
 fn node(out: &mut String, n: &Node) {
-    out.push_str("{\"rule\": ");
-    string(out, n.rule.as_str());
-    out.push_str(", \"goal\": ");
-    string(out, &n.goal_text);
-    if let Some(c) = &n.clause {
-        out.push_str(", \"clause\": {\"file\": ");
-        match &c.origin {
-            Some((file, line)) => {
-                string(out, file);
-                out.push_str(&format!(", \"line\": {line}"));
+    crate::util::deep(|| {
+        out.push_str("{\"rule\": ");
+        string(out, n.rule.as_str());
+        out.push_str(", \"goal\": ");
+        string(out, &n.goal_text);
+        if let Some(c) = &n.clause {
+            out.push_str(", \"clause\": {\"file\": ");
+            match &c.origin {
+                Some((file, line)) => {
+                    string(out, file);
+                    out.push_str(&format!(", \"line\": {line}"));
+                }
+                None => out.push_str("null, \"line\": null"),
             }
-            None => out.push_str("null, \"line\": null"),
+            out.push_str(", \"instance\": ");
+            string(out, &c.instance_text);
+            out.push('}');
         }
-        out.push_str(", \"instance\": ");
-        string(out, &c.instance_text);
-        out.push('}');
-    }
-    if n.rule == RuleName::Erase || (n.rule == RuleName::Atom && !n.consumed.is_empty()) {
-        out.push_str(", \"consumed\": ");
-        list(out, &n.consumed);
-    }
-    if matches!(n.rule, RuleName::Lolli | RuleName::Imp) {
-        out.push_str(", \"assumed\": ");
-        list(out, &n.assumed);
-    }
-    if let Some(w) = &n.witness {
-        out.push_str(", \"witness\": ");
-        string(out, &w.text);
-    }
-    out.push_str(", \"children\": [");
-    for (i, c) in n.children.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+        if n.rule == RuleName::Erase || (n.rule == RuleName::Atom && !n.consumed.is_empty()) {
+            out.push_str(", \"consumed\": ");
+            list(out, &n.consumed);
         }
-        node(out, c);
-    }
-    out.push_str("]}");
+        if matches!(n.rule, RuleName::Lolli | RuleName::Imp) {
+            out.push_str(", \"assumed\": ");
+            list(out, &n.assumed);
+        }
+        if let Some(w) = &n.witness {
+            out.push_str(", \"witness\": ");
+            string(out, &w.text);
+        }
+        out.push_str(", \"children\": [");
+        for (i, c) in n.children.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            node(out, c);
+        }
+        out.push_str("]}");
+    })
 }
 
 fn list(out: &mut String, rs: &[Resource]) {

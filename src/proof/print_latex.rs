@@ -21,11 +21,7 @@ use super::tree::{Node, Proof, Resource};
 /// The proof as a bussproofs `prooftree`, preceded by the answer as a comment.
 pub fn latex(answer: &str, proof: &Proof) -> String {
     let mut out = format!("% {answer}\n\\begin{{prooftree}}\n");
-    out.push_str(&super::with_stack(proof.root.depth(), || {
-        let mut body = String::new();
-        emit(&mut body, &proof.root);
-        body
-    }));
+    emit(&mut out, &proof.root);
     out.push_str("\\end{prooftree}\n");
     if !out.is_ascii() {
         // pdflatex stops at the first character it has no definition for.
@@ -40,30 +36,32 @@ pub fn latex(answer: &str, proof: &Proof) -> String {
 
 /// Emit `n`'s subtree; returns the resources it uses from outside.
 fn emit<'p>(out: &mut String, n: &'p Node) -> BTreeMap<u32, &'p Resource> {
-    let mut used = BTreeMap::new();
-    let count = premises(out, &n.children, &mut used);
-    for r in &n.consumed {
-        used.insert(r.entry, r);
-    }
-    for r in &n.assumed {
-        used.remove(&r.entry);
-    }
-    if count == 0 {
-        out.push_str("\\AxiomC{}\n");
-    }
-    let delta = shown_delta(&used);
-    out.push_str(&format!(
-        "\\RightLabel{{\\scriptsize {}}}\n\\{}InfC{{{}$\\vdash$ {}}}\n",
-        n.rule.as_str().replace('_', "\\_"),
-        inference(count.max(1)),
-        if delta.is_empty() {
-            String::new()
-        } else {
-            format!("{} ", delta.join(", "))
-        },
-        goal_tt(&n.goal_text)
-    ));
-    used
+    crate::util::deep(|| {
+        let mut used = BTreeMap::new();
+        let count = premises(out, &n.children, &mut used);
+        for r in &n.consumed {
+            used.insert(r.entry, r);
+        }
+        for r in &n.assumed {
+            used.remove(&r.entry);
+        }
+        if count == 0 {
+            out.push_str("\\AxiomC{}\n");
+        }
+        let delta = shown_delta(&used);
+        out.push_str(&format!(
+            "\\RightLabel{{\\scriptsize {}}}\n\\{}InfC{{{}$\\vdash$ {}}}\n",
+            n.rule.as_str().replace('_', "\\_"),
+            inference(count.max(1)),
+            if delta.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", delta.join(", "))
+            },
+            goal_tt(&n.goal_text)
+        ));
+        used
+    })
 }
 
 /// The most characters of a goal a step shows: TeX cannot set a line
