@@ -529,6 +529,13 @@ fn deep_proofs_are_checked_and_printed() {
     assert!(json.ends_with(&format!("{}}}", "]}".repeat(10001))));
     let latex = print_latex::latex("yes", p);
     assert_eq!(latex.matches("InfC").count(), p.root.nodes().len());
+    // Cloned, compared and shown with `Debug` on the test's own thread.
+    let copy = p.clone();
+    assert!(copy == *p);
+    assert_eq!(
+        format!("{copy:?}").matches("Node {").count(),
+        p.root.nodes().len()
+    );
 }
 
 // ---------------------------------------------------------------------------

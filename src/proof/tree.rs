@@ -78,8 +78,10 @@ pub struct Witness {
     pub text: String,
 }
 
-/// One rule application.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One rule application.  Cloning, comparing and `Debug` recurse on the
+/// children through [`crate::util::deep`], and dropping does not recurse:
+/// a proof is as deep as the recursion it records.
+#[derive(Eq)]
 pub struct Node {
     /// The rule.
     pub rule: RuleName,
@@ -169,6 +171,53 @@ impl Node {
             out.push((path, n));
         }
         out
+    }
+}
+
+impl Clone for Node {
+    fn clone(&self) -> Node {
+        crate::util::deep(|| Node {
+            rule: self.rule,
+            goal: self.goal.clone(),
+            goal_text: self.goal_text.clone(),
+            clause: self.clause.clone(),
+            consumed: self.consumed.clone(),
+            assumed: self.assumed.clone(),
+            witness: self.witness.clone(),
+            children: self.children.clone(),
+        })
+    }
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        crate::util::deep(|| {
+            self.rule == other.rule
+                && self.goal == other.goal
+                && self.goal_text == other.goal_text
+                && self.clause == other.clause
+                && self.consumed == other.consumed
+                && self.assumed == other.assumed
+                && self.witness == other.witness
+                && self.children == other.children
+        })
+    }
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::util::deep(|| {
+            f.debug_struct("Node")
+                .field("rule", &self.rule)
+                .field("goal", &self.goal)
+                .field("goal_text", &self.goal_text)
+                .field("clause", &self.clause)
+                .field("consumed", &self.consumed)
+                .field("assumed", &self.assumed)
+                .field("witness", &self.witness)
+                .field("children", &self.children)
+                .finish()
+        })
     }
 }
 
