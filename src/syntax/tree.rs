@@ -18,12 +18,11 @@ pub(crate) fn op(symbol: &str, l: usize, r: usize) -> Term {
 /// `head args...` spanning `l..r`, flattening a head that is itself an
 /// application.  The arguments keep no spare room: a session keeps the
 /// trees of its programs (a file of 100,000 facts, say).
-pub(crate) fn app(head: Term, mut args: Vec<Term>, l: usize, r: usize) -> Term {
+pub(crate) fn app(mut head: Term, mut args: Vec<Term>, l: usize, r: usize) -> Term {
     if args.is_empty() {
         return head;
     }
     args.shrink_to_fit();
-    let mut head = head;
     match &mut head.kind {
         TermKind::App(_, first) => {
             first.append(&mut args);
