@@ -109,12 +109,16 @@ struct Unnamed {
     preds: Vec<(SymId, u32)>,
 }
 
-/// A position: its name, and the decisions made there (a chain).
+/// A position: its name, and the decisions made there (a chain in the
+/// order of their `(tpl, alt)`).
 #[derive(Clone, Copy, Debug)]
 struct Position {
     name_at: u32,
     name_len: u32,
     first: u32,
+    /// The decision recalled or recorded here last (`NONE` at first).
+    last: u32,
+    /// The next position with the same hash.
     next: u32,
 }
 
@@ -128,6 +132,16 @@ struct Decision {
     kept_at: u32,
     kept_len: u32,
     next: u32,
+}
+
+impl Decision {
+    fn key(&self) -> (u32, u32) {
+        (self.tpl, self.alt)
+    }
+
+    fn is(&self, tpl: u32, alt: u32) -> bool {
+        self.tpl == tpl && self.alt == alt
+    }
 }
 
 /// What was decided for a clause at a position.
@@ -168,22 +182,34 @@ impl Decisions {
         self.unnamed = None;
     }
 
-    /// The decision for `(tpl, alt)` at position `pos`, if made.
+    /// The decision for `(tpl, alt)` at position `pos`, if made.  The
+    /// clauses of a call are decided in order, so the decision after the
+    /// one last recalled at the position (see [`Position::last`]) is
+    /// looked at first.
     #[inline]
     pub(super) fn recall(&mut self, pos: u32, tpl: u32, alt: u32) -> Option<Recalled> {
-        let mut at = self.positions[pos as usize].first;
-        while at != NONE {
-            let d = &self.list[at as usize];
-            if d.tpl == tpl && d.alt == alt {
-                self.recalled += 1;
-                return Some(match d.kept_len {
-                    NONE => Recalled::PassOver,
-                    len => Recalled::Kept(d.kept_at, len),
-                });
+        let p = self.positions[pos as usize];
+        let hint = match p.last {
+            NONE => p.first,
+            last => self.list[last as usize].next,
+        };
+        let mut at = hint;
+        if at == NONE || !self.list[at as usize].is(tpl, alt) {
+            at = p.first;
+            while at != NONE && !self.list[at as usize].is(tpl, alt) {
+                at = self.list[at as usize].next;
             }
-            at = d.next;
+            if at == NONE {
+                return None;
+            }
         }
-        None
+        self.positions[pos as usize].last = at;
+        self.recalled += 1;
+        let d = &self.list[at as usize];
+        Some(match d.kept_len {
+            NONE => Recalled::PassOver,
+            len => Recalled::Kept(d.kept_at, len),
+        })
     }
 
     /// The terms kept by a recalled decision.
@@ -207,15 +233,26 @@ impl Decisions {
                 ids.len() as u32
             }
         };
-        let p = &mut self.positions[pos as usize];
-        let next = std::mem::replace(&mut p.first, self.list.len() as u32);
+        // Into the position's chain, which is in the order of `(tpl, alt)`.
+        let id = self.list.len() as u32;
+        let mut prev = NONE;
+        let mut at = self.positions[pos as usize].first;
+        while at != NONE && self.list[at as usize].key() < (tpl, alt) {
+            prev = at;
+            at = self.list[at as usize].next;
+        }
         self.list.push(Decision {
             tpl,
             alt,
             kept_at,
             kept_len,
-            next,
+            next: at,
         });
+        match prev {
+            NONE => self.positions[pos as usize].first = id,
+            prev => self.list[prev as usize].next = id,
+        }
+        self.positions[pos as usize].last = id;
         true
     }
 
@@ -238,6 +275,7 @@ impl Decisions {
             name_at: self.names.len() as u32,
             name_len: self.name.len() as u32,
             first: NONE,
+            last: NONE,
             next,
         });
         self.names.extend_from_slice(&self.name);
