@@ -100,7 +100,7 @@ impl Context {
             let u = t[i];
             let keep = match u {
                 Undo::State(e, _) => e.0 < first,
-                Undo::Push(_) => false,
+                Undo::Indexed(..) => false,
                 Undo::Pop(_, item) => item.entry < first,
                 Undo::Bind(_)
                 | Undo::Lower(..)

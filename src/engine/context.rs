@@ -23,8 +23,10 @@
 //! items by hash of that argument when ground, or in a "not ground" bucket.
 //! A call uses the smallest set of buckets that must contain every matching
 //! item.  Buckets are stacks: an item is pushed when its entry is assumed and
-//! popped when its scope ends, both through the trail, so a bucket only holds
-//! entries of scopes still open (consumed resources among them are skipped).
+//! popped when its scope ends, both through the trail (an item's pushes onto
+//! all its buckets are one record, [`Undo::Indexed`], over its memberships),
+//! so a bucket only holds entries of scopes still open (consumed resources
+//! among them are skipped).
 //!
 //! Each entry also carries the signature of its head's first argument (its
 //! principal symbol, see [`first_sig`](crate::logic::keys::first_sig)): when
@@ -632,10 +634,9 @@ impl Context {
         self.memo.on && (self.entries[e as usize].linear || e >= self.memo.base)
     }
 
-    fn push_item(&mut self, trail: &mut Trail, b: BucketId, item: Item) {
+    fn push_item(&mut self, b: BucketId, item: Item) {
         self.buckets[b.0 as usize].push(item);
         self.memberships.push((b, item));
-        trail.push(Undo::Push(b));
     }
 
     /// Index alternative `alt` of the newest entry `e` under its head keys.
@@ -733,9 +734,11 @@ impl Context {
         for _ in 0..fresh {
             self.buckets.push(Vec::new());
         }
+        let from = self.memberships.len() as u32;
         for &b in &targets[..n] {
-            self.push_item(trail, b, item);
+            self.push_item(b, item);
         }
+        trail.push(Undo::Indexed(from, n as u32));
         let entry = &mut self.entries[e as usize];
         entry.nmemb = self.memberships.len() as u32 - entry.memb;
     }
@@ -761,8 +764,11 @@ impl Context {
     pub fn undo(&mut self, u: Undo) {
         match u {
             Undo::State(e, old) => self.change_state(e.0, old),
-            Undo::Push(b) => {
-                self.buckets[b.0 as usize].pop();
+            Undo::Indexed(from, n) => {
+                for m in (from..from + n).rev() {
+                    let (b, _) = self.memberships[m as usize];
+                    self.buckets[b.0 as usize].pop();
+                }
             }
             Undo::Pop(b, item) => self.buckets[b.0 as usize].push(item),
             Undo::Restrict => {
@@ -1357,5 +1363,48 @@ mod tests {
         assert!(g.args_for(&[Some(7), Some(9)]).is_none());
         assert!(g.args_for(&[Some(7), None]).is_none());
         assert!(g.args_for(&[Some(7)]).is_none());
+    }
+
+    /// An item joins several buckets under one trail record, and undoing
+    /// that record takes it out of every one of them, leaving the items
+    /// indexed before it where they were.
+    #[test]
+    fn undoing_an_index_record_pops_the_item_from_each_of_its_buckets() {
+        let mut ctx = Context::default();
+        let mut trail = Trail::default();
+        let pred = (SymId(7), 2);
+        let fact = |ctx: &mut Context, trail: &mut Trail, whole, a, b| {
+            let source = Source::Heap {
+                clause: Cell::Atom(SymId(7)),
+                alts: 0,
+                n: 1,
+            };
+            let e = ctx.push_entry(true, source, u32::MAX);
+            let keys = Keys {
+                whole: Some(whole),
+                args: [Some(a), Some(b), None],
+                first: 1,
+            };
+            ctx.index(trail, e, 0, pred, &keys);
+        };
+        fact(&mut ctx, &mut trail, 100, 1, 2);
+        let before = ctx.buckets.clone();
+        let mark = trail.mark();
+        // The same first argument and a new second one: the new item joins
+        // buckets the first item is in and buckets made for it.
+        fact(&mut ctx, &mut trail, 200, 1, 3);
+        assert_eq!(trail.entries.len(), mark + 1, "one record for the item");
+        let joined = ctx
+            .buckets
+            .iter()
+            .filter(|b| b.iter().any(|it| it.entry == 1))
+            .count();
+        assert_eq!(joined, 4, "all, whole atom, and each of two arguments");
+        while trail.entries.len() > mark {
+            let u = trail.entries.pop().unwrap();
+            ctx.undo(u);
+        }
+        assert_eq!(&ctx.buckets[..before.len()], &before[..]);
+        assert!(ctx.buckets[before.len()..].iter().all(|b| b.is_empty()));
     }
 }

@@ -26,8 +26,11 @@ pub enum Undo {
     Lower(Addr, u32),
     /// An entry's state changed from this value.
     State(EntryId, u32),
-    /// An item was pushed onto a bucket: pop it.
-    Push(BucketId),
+    /// An item was indexed: its memberships `from .. from + n` (in
+    /// [`Context::memberships`](super::context::Context::memberships)) were
+    /// pushed onto their buckets, one each: pop them, newest first.  One
+    /// record for all the buckets an item joins.
+    Indexed(u32, u32),
     /// An item was popped from a bucket: push it back.
     Pop(BucketId, Item),
     /// A restriction was pushed: pop it.

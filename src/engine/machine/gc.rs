@@ -659,7 +659,7 @@ impl Machine {
                     }
                 }
                 Undo::State(..)
-                | Undo::Push(..)
+                | Undo::Indexed(..)
                 | Undo::Pop(..)
                 | Undo::Restrict
                 | Undo::Unrestrict(..)
