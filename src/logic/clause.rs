@@ -110,28 +110,6 @@ pub fn clause_alts(
     // alternatives come out first.
     // The clause being classified is kept out of the stack, which therefore
     // stays empty (and unallocated) for a clause without `&`.
-    // A clause that is an atom (the resources a search assumes, mostly)
-    // comes out at once.
-    let c = deref(root);
-    if let Some((f, n, _)) = view(cells, c) {
-        let connective = match n {
-            0 => f == sym::TRUE,
-            2 => {
-                [sym::WITH, sym::NECK, sym::LOLLI, sym::RIMP, sym::IMP].contains(&f)
-                    || f == sym::FORALL
-                    || f == sym::EXISTS
-            }
-            _ => false,
-        };
-        if !connective {
-            out.push(Alt {
-                head: c,
-                pred: (f, n),
-                body: Vec::new(),
-            });
-            return Ok(());
-        }
-    }
     let mut stack: Vec<(Cell, Vec<Body>)> = Vec::new();
     let mut next = Some((root, Vec::new()));
     while let Some((c, outer)) = next.take().or_else(|| stack.pop()) {

@@ -189,11 +189,10 @@ impl Decisions {
     #[inline]
     pub(super) fn recall(&mut self, pos: u32, tpl: u32, alt: u32) -> Option<Recalled> {
         let p = self.positions[pos as usize];
-        let hint = match p.last {
+        let mut at = match p.last {
             NONE => p.first,
             last => self.list[last as usize].next,
         };
-        let mut at = hint;
         if at == NONE || !self.list[at as usize].is(tpl, alt) {
             at = p.first;
             while at != NONE && !self.list[at as usize].is(tpl, alt) {
