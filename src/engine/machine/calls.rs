@@ -464,6 +464,12 @@ impl Machine {
     }
 
     /// Unify template cell `tc` (with slots) against heap cell `hc`.
+    ///
+    /// The terms are walked depth first, left to right.  The arguments of
+    /// a pair of compounds are read in place as the walk reaches them, and
+    /// a frame is kept only for an outer pair with arguments left, so a
+    /// constant or variable argument costs no stack traffic, nor does the
+    /// last argument's compound (a list's tail).
     pub(super) fn unify_template(
         &mut self,
         t: &Template,
@@ -471,104 +477,120 @@ impl Machine {
         hc: Cell,
         slots: &mut [Option<Cell>],
     ) -> bool {
-        let mut stack = std::mem::take(&mut self.pairs);
-        stack.clear();
-        stack.push((tc, hc));
-        let mut ok = true;
-        while let Some((tc, hc)) = stack.pop() {
-            match tc {
-                Cell::Ref(s) => match slots[s.ix()] {
-                    None => slots[s.ix()] = Some(self.store.deref(hc)),
-                    Some(v) => {
-                        if !self.store.unify(v, hc) {
-                            ok = false;
-                            break;
-                        }
+        let mut frames = std::mem::take(&mut self.unify_frames);
+        frames.clear();
+        let (mut tc, mut hc) = (tc, hc);
+        // The compound pair being walked (template functor, heap functor,
+        // next argument, arity); the frames hold the outer ones that have
+        // arguments left.
+        let (mut a, mut b, mut i, mut n) = (0, 0, 0, 0);
+        let ok = 'walk: loop {
+            match self.unify_template_pair(t, tc, hc, slots) {
+                Pair::Failed => break false,
+                Pair::Unified => {}
+                Pair::Compounds(a2, b2, n2) => {
+                    if i < n {
+                        frames.push((a, b, i, n));
                     }
-                },
-                Cell::Struct(a) => {
-                    let h = self.store.deref(hc);
-                    match h {
-                        Cell::Struct(b) => {
-                            let fc = t.cells[a.ix()];
-                            let fh = self.store.heap.get(b);
-                            if fc != fh {
-                                let flat = self.store.flatten_apply(h);
-                                if flat != h {
-                                    stack.push((tc, flat));
-                                    continue;
-                                }
-                                // A variable application on either side
-                                // (curried: see `Store::unify`): rare, so
-                                // the template term is copied and unified.
-                                let is_apply = |c: Cell| matches!(c, Cell::Functor(f, _) if f == crate::term::sym::APPLY);
-                                if is_apply(fc) || is_apply(fh) {
-                                    let c = self.copy_template(t, tc, slots);
-                                    if self.store.unify(c, h) {
-                                        continue;
-                                    }
-                                }
-                                ok = false;
-                                break;
-                            }
-                            if let Cell::Functor(_, n) = fc {
-                                for i in (0..n as usize).rev() {
-                                    stack.push((
-                                        t.cells[a.ix() + 1 + i],
-                                        self.store.heap.get(Addr(b.0 + 1 + i as u32)),
-                                    ));
-                                }
-                            }
-                        }
-                        Cell::Ref(x) => {
-                            // With no scoped name younger than `x`, only the
-                            // occurs check matters, and only values already
-                            // in slots can hold `x`: the copy's other
-                            // variables are new.
-                            let quick = self.store.heap.no_scoped_names_after(x);
-                            if quick && !self.slot_values_can_bind(t, a, slots, x) {
-                                ok = false;
-                                break;
-                            }
-                            let c = self.copy_template(t, tc, slots);
-                            if quick {
-                                self.store.bind_plain(x, c);
-                            } else if self.store.can_bind(x, c) {
-                                self.store.bind(x, c);
-                            } else {
-                                ok = false;
-                                break;
-                            }
-                        }
-                        _ => {
-                            ok = false;
-                            break;
-                        }
-                    }
+                    (a, b, i, n) = (a2, b2, 0, n2);
                 }
-                constant => {
-                    let h = self.store.deref(hc);
-                    if h == constant {
-                        continue;
-                    }
-                    match h {
-                        Cell::Ref(x) => {
-                            if !self.store.can_bind(x, constant) {
-                                ok = false;
-                                break;
+            }
+            while i == n {
+                match frames.pop() {
+                    Some(f) => (a, b, i, n) = f,
+                    None => break 'walk true,
+                }
+            }
+            tc = t.cells[(a + 1 + i) as usize];
+            hc = self.store.heap.get(Addr(b + 1 + i));
+            i += 1;
+        };
+        self.unify_frames = frames;
+        ok
+    }
+
+    /// One pair of [`Self::unify_template`]'s walk: a constant or a slot
+    /// is unified now; two compounds with the same functor are left for
+    /// the walk to visit their arguments.
+    #[inline(always)]
+    fn unify_template_pair(
+        &mut self,
+        t: &Template,
+        tc: Cell,
+        mut hc: Cell,
+        slots: &mut [Option<Cell>],
+    ) -> Pair {
+        match tc {
+            Cell::Ref(s) => match slots[s.ix()] {
+                None => {
+                    slots[s.ix()] = Some(self.store.deref(hc));
+                    Pair::Unified
+                }
+                Some(v) => Pair::unified(self.store.unify(v, hc)),
+            },
+            Cell::Struct(a) => loop {
+                let h = self.store.deref(hc);
+                match h {
+                    Cell::Struct(b) => {
+                        let fc = t.cells[a.ix()];
+                        let fh = self.store.heap.get(b);
+                        if fc != fh {
+                            let flat = self.store.flatten_apply(h);
+                            if flat != h {
+                                hc = flat;
+                                continue;
                             }
-                            self.store.bind_plain(x, constant);
+                            // A variable application on either side
+                            // (curried: see `Store::unify`): rare, so
+                            // the template term is copied and unified.
+                            let is_apply = |c: Cell| matches!(c, Cell::Functor(f, _) if f == crate::term::sym::APPLY);
+                            if is_apply(fc) || is_apply(fh) {
+                                let c = self.copy_template(t, tc, slots);
+                                return Pair::unified(self.store.unify(c, h));
+                            }
+                            return Pair::Failed;
                         }
-                        _ => {
-                            ok = false;
-                            break;
-                        }
+                        return match fc {
+                            Cell::Functor(_, n) if n > 0 => Pair::Compounds(a.0, b.0, n),
+                            _ => Pair::Unified,
+                        };
                     }
+                    Cell::Ref(x) => {
+                        // With no scoped name younger than `x`, only the
+                        // occurs check matters, and only values already
+                        // in slots can hold `x`: the copy's other
+                        // variables are new.
+                        let quick = self.store.heap.no_scoped_names_after(x);
+                        if quick && !self.slot_values_can_bind(t, a, slots, x) {
+                            return Pair::Failed;
+                        }
+                        let c = self.copy_template(t, tc, slots);
+                        if quick {
+                            self.store.bind_plain(x, c);
+                        } else if self.store.can_bind(x, c) {
+                            self.store.bind(x, c);
+                        } else {
+                            return Pair::Failed;
+                        }
+                        return Pair::Unified;
+                    }
+                    _ => return Pair::Failed,
+                }
+            },
+            constant => {
+                let h = self.store.deref(hc);
+                if h == constant {
+                    return Pair::Unified;
+                }
+                match h {
+                    Cell::Ref(x) if self.store.can_bind(x, constant) => {
+                        self.store.bind_plain(x, constant);
+                        Pair::Unified
+                    }
+                    _ => Pair::Failed,
                 }
             }
         }
-        self.pairs = stack;
-        ok
     }
 
     /// Whether no value already in `slots` for a variable of the template
@@ -646,5 +668,28 @@ impl Machine {
                 }),
         );
         Cell::Struct(Addr(base as u32))
+    }
+}
+
+/// What one pair of a template's unification left (see
+/// [`Machine::unify_template`]).
+enum Pair {
+    /// The pair does not unify.
+    Failed,
+    /// The pair is unified.
+    Unified,
+    /// Two compounds with the same functor: the template's at the first
+    /// address, the heap's at the second, with this many arguments.
+    Compounds(u32, u32, u32),
+}
+
+impl Pair {
+    #[inline(always)]
+    fn unified(ok: bool) -> Pair {
+        if ok {
+            Pair::Unified
+        } else {
+            Pair::Failed
+        }
     }
 }

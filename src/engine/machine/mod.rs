@@ -662,7 +662,10 @@ pub struct Machine {
     sub_searches: u32,
     /// The index's size when the outermost query started (taken when it ends).
     index_mark: Option<IndexMark>,
-    pairs: Vec<(Cell, Cell)>,
+    /// Reused by `unify_template`: a frame (template functor, heap
+    /// functor, next argument, arity) for each outer pair of compounds
+    /// with arguments left.
+    unify_frames: Vec<(u32, u32, u32, u32)>,
     /// Reused by `assume`: the clauses of an assumed formula, its work
     /// stack, and the alternatives of one clause.
     assume_parts: Vec<Assumed>,
@@ -790,7 +793,7 @@ impl Machine {
             query_proofs: Vec::new(),
             sub_searches: 0,
             index_mark: None,
-            pairs: Vec::new(),
+            unify_frames: Vec::new(),
             assume_parts: Vec::new(),
             assume_stack: Vec::new(),
             assume_alts: Vec::new(),
