@@ -335,6 +335,9 @@ pub struct Context {
     /// below [`SMALL_ARITY`] (`u32::MAX` for none), in a map otherwise.
     small_preds: Vec<[u32; SMALL_ARITY]>,
     large_preds: HashMap<(SymId, u32), u32, FastHash>,
+    /// Empty buckets of forgotten keys, their storage kept for the next
+    /// new buckets (a search backtracks over the same keys many times).
+    spare_buckets: Vec<Vec<Item>>,
 }
 
 /// Predicates of fewer arguments than this are found by symbol id alone.
@@ -732,7 +735,8 @@ impl Context {
             });
         }
         for _ in 0..fresh {
-            self.buckets.push(Vec::new());
+            let b = self.spare_buckets.pop().unwrap_or_default();
+            self.buckets.push(b);
         }
         let from = self.memberships.len() as u32;
         for &b in &targets[..n] {
@@ -1246,7 +1250,8 @@ impl Context {
             self.key_log.pop();
         }
         debug_assert!(self.buckets[mark as usize..].iter().all(|b| b.is_empty()));
-        self.buckets.truncate(mark as usize);
+        self.spare_buckets
+            .extend(self.buckets.drain(mark as usize..));
     }
 
     /// The number of index buckets (for tests and statistics).
