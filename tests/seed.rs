@@ -3,7 +3,9 @@
 //! `programs/solitaire2.lolli` returns them.  The jumps it returns first are
 //! the ones the seed printed, and a board model written here in Rust checks
 //! that they are legal and leave one peg, and counts short jump sequences
-//! independently of the interpreter.
+//! independently of the interpreter; a model of Lolli's search order
+//! gives the first game from every start hole, which the interpreter's
+//! proofs must show.
 
 mod common;
 
@@ -417,5 +419,121 @@ fn jump_sequences_are_counted_like_the_model_from_every_start_hole() {
                 "hole ({x}, {y}), {n} jumps, memo {memo}"
             );
         }
+    }
+}
+
+// ------------------------------------------------- Lolli's search order
+
+/// Lolli's search on the triangle, modelled directly: the linear context is
+/// a list of `(x, y, peg?)` facts in the order they are tried (the newest
+/// assumption first, its three facts in the order written; the program's
+/// facts in file order after them), and each of the program's six clauses,
+/// in order, takes the first fact that can start its jump, then the two
+/// holes the jump needs.  The first sequence of `n` jumps found so is the
+/// one the interpreter must find first.
+fn first_game(context: &[(i32, i32, bool)], n: usize) -> Option<Vec<Jump>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let find = |x: i32, y: i32| context.iter().position(|&(a, b, _)| (a, b) == (x, y));
+    for (dir, dx, dy) in DIRECTIONS {
+        for (i, &(x, y, peg)) in context.iter().enumerate() {
+            let over = find(x + dx, y + dy).filter(|&k| context[k].2);
+            let to = find(x + 2 * dx, y + 2 * dy).filter(|&k| !context[k].2);
+            let (true, Some(over), Some(to)) = (peg, over, to) else {
+                continue;
+            };
+            let mut next = vec![
+                (x, y, false),
+                (x + dx, y + dy, false),
+                (x + 2 * dx, y + 2 * dy, true),
+            ];
+            next.extend(
+                (0..context.len())
+                    .filter(|k| ![i, over, to].contains(k))
+                    .map(|k| context[k]),
+            );
+            if let Some(mut rest) = first_game(&next, n - 1) {
+                rest.insert(0, Jump { dir, x, y });
+                return Some(rest);
+            }
+        }
+    }
+    None
+}
+
+/// The jumps of the first answer to `jump N`, read off its proof: each use
+/// of a `jump (s N)` clause consumed the jumping peg, the peg it jumps over
+/// and the hole it lands in, in that order (`--moves jump`).
+fn jumps_read_off_the_proof(program: &str, n: usize) -> Vec<Jump> {
+    let run = lolli(&[
+        program,
+        "--moves",
+        "jump",
+        "-e",
+        &format!("jump {}", nat_arg(n)),
+    ]);
+    assert_eq!((run.stderr.as_str(), run.code), ("", 0), "{program}");
+    let mut lines = run.stdout.lines();
+    assert_eq!(lines.next(), Some("yes"));
+    lines
+        .filter(|l| l.starts_with("jump (s"))
+        .map(|l| {
+            let consumed = l
+                .split_once("  consumed: ")
+                .and_then(|(_, r)| r.split_once("  assumed: "))
+                .expect("a use with what it consumed")
+                .0;
+            let holes: Vec<(i32, i32)> = consumed
+                .split(", ")
+                .map(|fact| {
+                    let args = fact.strip_prefix("b ").expect("a fact of b/3");
+                    let (x, rest) = parse_nat(args);
+                    let (y, _) = parse_nat(rest);
+                    (x, y)
+                })
+                .collect();
+            let [(x, y), _, (tx, ty)] = holes[..] else {
+                panic!("three facts consumed: {consumed}");
+            };
+            let dir = DIRECTIONS
+                .iter()
+                .find(|d| (x + 2 * d.1, y + 2 * d.2) == (tx, ty))
+                .expect("a jump in one of the six directions")
+                .0;
+            Jump { dir, x, y }
+        })
+        .collect()
+}
+
+#[test]
+fn the_search_order_model_finds_the_seeds_jumps() {
+    let start = Board::start();
+    let context: Vec<_> = holes()
+        .map(|(x, y)| (x as i32, y as i32, start.at(x as i32, y as i32)))
+        .collect();
+    let expected: Vec<Jump> = SEED_JUMPS.iter().map(|j| parse_jump(j)).collect();
+    assert_eq!(first_game(&context, 13), Some(expected));
+}
+
+#[test]
+fn the_first_game_from_every_start_hole_is_the_one_lollis_order_finds_first() {
+    // Debug builds search the first 6 jumps (13 take seconds there).
+    let n = if cfg!(debug_assertions) { 6 } else { 13 };
+    for (x, y) in holes() {
+        let board = Board::with_hole(x, y);
+        let context: Vec<_> = holes()
+            .map(|(a, b)| (a as i32, b as i32, board.at(a as i32, b as i32)))
+            .collect();
+        let expected = first_game(&context, n).expect("every start has a game");
+        let program = solitaire_with_hole(x, y);
+        let got = jumps_read_off_the_proof(program.to_str().expect("a UTF-8 path"), n);
+        assert_eq!(got, expected, "hole ({x}, {y}), {n} jumps");
+        let mut replay = board.clone();
+        for j in &got {
+            assert!(replay.legal(*j), "hole ({x}, {y}): {j:?} is illegal");
+            replay.play(*j);
+        }
+        assert_eq!(replay.pegs(), 14 - n);
     }
 }
