@@ -424,6 +424,16 @@ fn jump_sequences_are_counted_like_the_model_from_every_start_hole() {
 
 // ------------------------------------------------- Lolli's search order
 
+/// The program's `LINEAR b X Y D` facts for `board`, in file order (row by
+/// row), as `first_game` reads a context.
+impl Board {
+    fn context(&self) -> Vec<(i32, i32, bool)> {
+        holes()
+            .map(|(x, y)| (x as i32, y as i32, self.peg[x][y]))
+            .collect()
+    }
+}
+
 /// Lolli's search on the triangle, modelled directly: the linear context is
 /// a list of `(x, y, peg?)` facts in the order they are tried (the newest
 /// assumption first, its three facts in the order written; the program's
@@ -508,12 +518,8 @@ fn jumps_read_off_the_proof(program: &str, n: usize) -> Vec<Jump> {
 
 #[test]
 fn the_search_order_model_finds_the_seeds_jumps() {
-    let start = Board::start();
-    let context: Vec<_> = holes()
-        .map(|(x, y)| (x as i32, y as i32, start.at(x as i32, y as i32)))
-        .collect();
     let expected: Vec<Jump> = SEED_JUMPS.iter().map(|j| parse_jump(j)).collect();
-    assert_eq!(first_game(&context, 13), Some(expected));
+    assert_eq!(first_game(&Board::start().context(), 13), Some(expected));
 }
 
 #[test]
@@ -522,10 +528,7 @@ fn the_first_game_from_every_start_hole_is_the_one_lollis_order_finds_first() {
     let n = if cfg!(debug_assertions) { 6 } else { 13 };
     for (x, y) in holes() {
         let board = Board::with_hole(x, y);
-        let context: Vec<_> = holes()
-            .map(|(a, b)| (a as i32, b as i32, board.at(a as i32, b as i32)))
-            .collect();
-        let expected = first_game(&context, n).expect("every start has a game");
+        let expected = first_game(&board.context(), n).expect("every start has a game");
         let program = solitaire_with_hole(x, y);
         let got = jumps_read_off_the_proof(program.to_str().expect("a UTF-8 path"), n);
         assert_eq!(got, expected, "hole ({x}, {y}), {n} jumps");
