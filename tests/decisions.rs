@@ -335,3 +335,60 @@ fn a_record_that_does_not_pay_stops_and_answers_alike() {
     assert_eq!((memo.code, &memo.stdout), (0, &plain.stdout));
     assert!(memo.stderr.contains("(turned off)"), "{}", memo.stderr);
 }
+
+/// Peg solitaire on a line, with a hole holding two pegs (a take of the
+/// move then has two candidate facts, and backtracking comes back to it
+/// after the move's assumption) and a rule that makes a hole empty (a
+/// candidate that is no fact).
+const LINE: &str = "
+MODULE line.
+LINEAR at z peg.
+LINEAR at (p z) peg.
+LINEAR at (p z) peg.
+LINEAR at (p (p z)) empty.
+LINEAR at (p (p (p z))) peg.
+LINEAR at (p (p (p (p z)))) peg.
+LINEAR at (p (p (p (p (p z))))) empty.
+at (p (p (p (p (p (p z)))))) empty :- true.
+go (s N) :- at X peg , at (p X) peg , at (p (p X)) empty ,
+    ((at X empty , at (p X) empty , at (p (p X)) peg) -o go N).
+go (s N) :- at (p (p X)) peg , at (p X) peg , at X empty ,
+    ((at (p (p X)) empty , at (p X) empty , at X peg) -o go N).
+go z :- erase.
+";
+
+#[test]
+fn the_facts_a_move_assumes_are_named_alike_when_met_again() {
+    // A move's assumed facts are named by the move and the term of the
+    // candidate its first call took, once found (debug builds check each
+    // such name against the one the facts' terms give).  The answers
+    // are those without the record, and those with MEMO.
+    let goals: Vec<(String, usize)> = (1..=4)
+        .map(|n| (format!("go {}", nat(n)), usize::MAX))
+        .chain([(format!("go {}", nat(3)), 2)])
+        .collect();
+    let goals: Vec<(&str, usize)> = goals.iter().map(|(g, n)| (g.as_str(), *n)).collect();
+    agree("line", &text(LINE), &goals);
+    let memo: &'static str = Box::leak(
+        LINE.replace("MODULE line.", "MODULE line.\nMEMO go.")
+            .into_boxed_str(),
+    );
+    let (mut plain, cap_plain) = loaded(true, &text(LINE));
+    let (mut memoized, cap_memo) = loaded(true, &text(memo));
+    // A table of two keys: the terms are numbered afresh all the time.
+    let (mut tiny, cap_tiny) = loaded(true, &text(memo));
+    tiny.machine.memo.limit = 2;
+    for &(goal, limit) in &goals {
+        let a = run(&mut plain, &cap_plain, goal, limit);
+        let b = run(&mut memoized, &cap_memo, goal, limit);
+        let c = run(&mut tiny, &cap_tiny, goal, limit);
+        assert_eq!((&a.0, &a.1), (&b.0, &b.1), "MEMO: {goal}");
+        assert_eq!((&a.0, &a.1), (&c.0, &c.1), "MEMO, two keys: {goal}");
+    }
+    // The proofs of 1 to 4 jumps (each peg of hole 1 gives its own).
+    let counts: Vec<usize> = goals[..4]
+        .iter()
+        .map(|&(goal, limit)| run(&mut plain, &cap_plain, goal, limit).0.len())
+        .collect();
+    assert_eq!(counts, [4, 10, 14, 6]);
+}

@@ -106,7 +106,8 @@ impl Context {
                 | Undo::Lower(..)
                 | Undo::Restrict
                 | Undo::Unrestrict(_)
-                | Undo::EigenEnded(_) => true,
+                | Undo::EigenEnded(_)
+                | Undo::MoveTake(_) => true,
             };
             if keep {
                 t[to] = u;

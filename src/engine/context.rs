@@ -267,6 +267,9 @@ pub struct Cursor {
     /// Whether the candidates are the set bits of `mask` (see
     /// [`Context::lookup`]).
     masked: bool,
+    /// Whether the call begins a move: its takes are recorded as the
+    /// context's [`MoveTake`].
+    pub(crate) begins_move: bool,
     /// For a masked cursor over one bucket of at most [`MASKED`] items:
     /// bit `i` is set when the item at position `i` is a candidate still to
     /// try (usable, and not clashing with the call's first argument).
@@ -338,6 +341,40 @@ pub struct Context {
     /// Empty buckets of forgotten keys, their storage kept for the next
     /// new buckets (a search backtracks over the same keys many times).
     spare_buckets: Vec<Vec<Item>>,
+    /// The newest candidate taken by a call that begins a move, and not
+    /// undone (see [`MoveTake`]).
+    pub move_take: MoveTake,
+}
+
+/// A candidate fact taken by the call `Gk` that begins a move (the
+/// conjunct a [`crate::logic::move_plan::MovePlan`] is for): the call's
+/// heap address and the entry it took.  The engine sets it at each take
+/// of such a call, through the trail, so that it always names the newest
+/// take not undone; at the move's assumption, a `move_take` at the
+/// address of the instance's own `Gk` is that `Gk`'s take (the goals of
+/// live clause instances have distinct addresses, and a take undone by
+/// backtracking is no longer named), and the candidate's term decides
+/// the facts the assumption adds.  [`MoveTake::NONE`] names no take.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveTake {
+    /// The heap address of the call.
+    pub goal: u32,
+    /// The entry it took.
+    pub entry: u32,
+}
+
+impl MoveTake {
+    /// No take.
+    pub const NONE: MoveTake = MoveTake {
+        goal: u32::MAX,
+        entry: u32::MAX,
+    };
+}
+
+impl Default for MoveTake {
+    fn default() -> Self {
+        MoveTake::NONE
+    }
 }
 
 /// Predicates of fewer arguments than this are found by symbol id alone.
@@ -764,6 +801,14 @@ impl Context {
         }
     }
 
+    /// Record that call `goal` (a heap address), which begins a move,
+    /// took `entry` (see [`MoveTake`]).
+    #[inline]
+    pub fn set_move_take(&mut self, trail: &mut Trail, goal: u32, entry: u32) {
+        trail.push(Undo::MoveTake(self.move_take));
+        self.move_take = MoveTake { goal, entry };
+    }
+
     /// Undo one index or state change (called by the trail's undo loop).
     pub fn undo(&mut self, u: Undo) {
         match u {
@@ -779,6 +824,7 @@ impl Context {
                 self.restrictions.pop();
             }
             Undo::Unrestrict(r) => self.restrictions.push(r),
+            Undo::MoveTake(t) => self.move_take = t,
             Undo::Bind(_) | Undo::Lower(..) | Undo::EigenEnded(_) => {}
         }
     }

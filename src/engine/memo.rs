@@ -38,7 +38,14 @@
 //! held once) is copied rather than gathered.  A ground fact
 //! assumed again is named without tokenizing it: its whole-atom index key
 //! finds the id it had, which one walk checks against that id's tokens
-//! (`Machine::identify_fact`).
+//! (`Machine::identify_fact`).  The facts a move assumes (the
+//! assumption after `G1 , ...` in a clause whose first conjunct has a
+//! move plan, as the triangle's `jump` clauses) are named without even
+//! that walk, and indexed without computing their keys, when the term of
+//! the candidate `G1` took was met before in the same move: that term
+//! decides the facts, so their ids are remembered by the move and the
+//! term's id ([`MemoTable::move_facts`], `Machine::move_assumed`), and
+//! their keys by their ids.
 //!
 //! A memoized call made right after an assumption of ground facts (a move
 //! of a puzzle: `(b X Y empty , ...) -o jump N`) is looked up before the
@@ -72,7 +79,9 @@ use std::rc::Rc;
 use super::tokens::ground_is;
 pub use super::tokens::{hash_tokens, tokens};
 pub(crate) use super::tokens::{written_is, written_tokens};
-use crate::term::cell::{FastHash, Hasher64};
+use crate::engine::context::ALT_DIGESTS;
+use crate::logic::keys::Keys;
+use crate::term::cell::{Digest, FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
 
 /// No resource id (the term is not ground).
@@ -493,8 +502,15 @@ pub const MAX_MOVE_FACTS: usize = 8;
 /// the sum of their hashes.
 pub(crate) type MoveFacts = ([u32; MAX_MOVE_FACTS], u64);
 
+/// A fact's name and number of arguments, its head's index keys, and the
+/// digests of its first arguments, as [`head_keys_and_digests`] gives them.
+///
+/// [`head_keys_and_digests`]: crate::logic::keys::head_keys_and_digests
+pub(crate) type FactKeys = ((SymId, u32), Keys, [Digest; ALT_DIGESTS]);
+
 /// The most moves whose facts the table remembers ([`MemoTable::moves`]):
-/// when full, it starts afresh (about 3 MB).
+/// when full, it starts afresh (about 7.5 MB: 56 bytes an entry and one
+/// of control, in a map of 131,072 slots by then).
 const MOVES_KEPT: usize = 1 << 16;
 
 /// The memo table and the interning of resource terms.
@@ -520,10 +536,18 @@ pub struct MemoTable {
     /// move (the template and look-ahead plan of its move plan) and the id
     /// of the candidate's term: the candidate's term decides the facts, so
     /// ids checked once against the facts' terms hold while the ids do
-    /// (see the memo look-ahead).  Bounded by [`MOVES_KEPT`].
+    /// (see the memo look-ahead, and `Machine::move_assumed`, which
+    /// names the facts of a move by them).  Bounded by [`MOVES_KEPT`].
     moves: HashMap<(u32, u32, u32), MoveFacts, FastHash>,
+    /// The index keys of interned facts that moves assume, by id (see
+    /// `Machine::assume_clause`): the term decides them, so they are
+    /// computed once per term.  Counted in `terms_bytes`.
+    fact_keys: HashMap<u32, FactKeys, FastHash>,
     /// Bytes the interned terms hold (estimated as for keys).
     terms_bytes: usize,
+    /// How many times the interned terms were numbered afresh
+    /// (`forget_terms`): an id read before a change means nothing after it.
+    pub(crate) numbering: u32,
     /// The context's memo base (`MemoSums::base`) the keys were recorded
     /// under: a key leaves out the unbounded entries below it, so keys of
     /// one base mean nothing under another.
@@ -588,7 +612,9 @@ impl MemoTable {
             term_list: Vec::new(),
             by_key: HashMap::default(),
             moves: HashMap::default(),
+            fact_keys: HashMap::default(),
             terms_bytes: 0,
+            numbering: 0,
             keys_base: 0,
             base_params: Vec::new(),
             stats: MemoStats::default(),
@@ -633,7 +659,9 @@ impl MemoTable {
         self.term_list.clear();
         self.by_key.clear();
         self.moves.clear();
+        self.fact_keys.clear();
         self.terms_bytes = 0;
+        self.numbering = self.numbering.wrapping_add(1);
     }
 
     /// The id of a ground term given as canonical tokens, and the
@@ -672,6 +700,19 @@ impl MemoTable {
             self.moves.clear();
         }
         self.moves.insert((moved.0, moved.1, id), facts);
+    }
+
+    /// The keys of the fact of term `id`, when kept.
+    #[inline]
+    pub(crate) fn fact_keys(&self, id: u32) -> Option<FactKeys> {
+        self.fact_keys.get(&id).copied()
+    }
+
+    /// Keep the keys of the fact of term `id`.
+    pub(crate) fn keep_fact_keys(&mut self, id: u32, keys: FactKeys) {
+        if self.fact_keys.insert(id, keys).is_none() {
+            self.terms_bytes += std::mem::size_of::<FactKeys>() + MAP_ENTRY_BYTES;
+        }
     }
 
     /// Forget the facts of every move (the templates they name change).
@@ -935,6 +976,29 @@ impl Machine {
         if res != NO_RES {
             self.memo.by_key.insert(key, res);
         }
+    }
+
+    /// [`Machine::identify_fact`] for a fact whose term is known to have
+    /// id `id`: a fact a move assumes, whose id the move and the term of
+    /// its candidate decide ([`MemoTable::move_facts`]).  Under the
+    /// conditions of `identify_fact`'s own shortcut (no name with a
+    /// scope about, no renumbering due); otherwise, and in debug builds
+    /// (which check that the id is the one found), as `identify_fact`.
+    pub(crate) fn identify_known(&mut self, e: u32, clause: Cell, key: Option<u64>, id: u32) {
+        let entry = &self.ctx.entries[e as usize];
+        if !entry.linear && e < self.ctx.memo.base {
+            return;
+        }
+        let heap = &self.store.heap;
+        let plain = heap.max_sym_birth <= self.settled_names() && heap.eigens.is_empty();
+        let usable = plain && !self.memo.terms_full(e as usize + 1);
+        if !usable || cfg!(debug_assertions) {
+            self.identify_fact(e, clause, key);
+            debug_assert!(!usable || self.ctx.entries[e as usize].res == id);
+            return;
+        }
+        let rhash = self.memo.term_list[id as usize].1;
+        self.ctx.set_identity(e, id, rhash);
     }
 
     /// The heap time up to which `LOCAL` names are settled for memo keys:

@@ -13,7 +13,7 @@
 //! choice point needs resetting (a younger one disappears with the heap).
 //! Resource and index changes are always trailed.
 
-use super::context::{BucketId, EntryId, Item, Restriction};
+use super::context::{BucketId, EntryId, Item, MoveTake, Restriction};
 use crate::term::Addr;
 
 /// One undoable change.
@@ -41,6 +41,9 @@ pub enum Undo {
     /// body proved (see [`crate::term::cell::EigenInfo::ended`]): the
     /// search came back into the body, so it is no longer.
     EigenEnded(u32),
+    /// The newest take of a call that begins a move changed from this
+    /// (see [`Context::move_take`](super::context::Context::move_take)).
+    MoveTake(MoveTake),
 }
 
 /// The trail.

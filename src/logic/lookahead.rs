@@ -374,6 +374,14 @@ pub fn plans_of(
                     plans.push(p);
                     plans[first].moved =
                         move_plan(cells, &block, &goals, k, &seen, env_len, alt.head).map(Box::new);
+                    // (The engine names the facts of a move begun by the
+                    // first conjunct only: see `Conjunct::assumes`.)
+                    if let Some(mv) = plans[first].moved.as_ref().filter(|_| k == 0) {
+                        let d = 1 + mv.takes.len();
+                        if let Some(c) = conjuncts.get_mut(k + d) {
+                            c.assumes = Some((first as u32, offset(d)));
+                        }
+                    }
                     if let Some(after) = conjuncts.get(k + 2) {
                         let known = &plans[first].places;
                         if let Some(p) =

@@ -118,6 +118,13 @@ pub struct Conjunct {
     /// depend on the head: its name and index keys
     /// ([`super::lookahead::FirstCall`]).
     pub first: Option<FirstCall>,
+    /// For the assumption that ends a move begun by the first conjunct
+    /// ([`super::move_plan`]): the position in [`Template::ahead`] of the
+    /// plan of `G1 , G2` whose move plan names it, and where the heap copy
+    /// of `G1` is relative to this conjunct's block (as
+    /// [`AheadPlan::offset`]).  The engine names the facts such a move
+    /// assumes by the move and the term of the fact `G1` took.
+    pub assumes: Option<(u32, i64)>,
 }
 
 /// The conjuncts of each alternative's body, for [`Template::conjuncts`]:
@@ -144,12 +151,14 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 len: ends[a.ix()] - a.0,
                                 plan: u32::MAX,
                                 first: None,
+                                assumes: None,
                             }),
                             _ => out.push(Conjunct {
                                 goal: c,
                                 len: 0,
                                 plan: u32::MAX,
                                 first: None,
+                                assumes: None,
                             }),
                         }
                     }

@@ -40,8 +40,21 @@ impl Machine {
         }
         let more = Context::has_more(&cursor);
         let ok = self.try_item(goal, item, parent);
+        if ok && cursor.begins_move {
+            self.took_move(goal, item);
+        }
         self.traced_try(goal, item, ok, more);
         Ok(ok)
+    }
+
+    /// Record that call `goal`, which begins a move, took `item` (see
+    /// [`MoveTake`]).
+    #[inline(never)]
+    fn took_move(&mut self, goal: Cell, item: Item) {
+        if let Cell::Struct(a) = goal {
+            self.ctx
+                .set_move_take(&mut self.store.trail, a.0, item.entry);
+        }
     }
 
     /// Try the next candidates of the newest choice point, a `Clauses`
@@ -62,6 +75,9 @@ impl Machine {
             return Ok(false);
         };
         let ok = self.try_item(goal, item, parent);
+        if ok && cursor.begins_move {
+            self.took_move(goal, item);
+        }
         self.traced_try(goal, item, ok, more);
         Ok(ok)
     }
@@ -253,14 +269,25 @@ impl Machine {
                         }
                     }
                     self.depth -= 1;
-                    if decided && deferred {
+                    // Whether the first conjunct begins a move whose facts
+                    // are named by the move (see `Machine::move_assumed`).
+                    let moves = deferred
+                        && conjuncts.get(1).is_some_and(|c| {
+                            c.plan != NONE && t.ahead[c.plan as usize].moved.is_some()
+                        });
+                    if (decided || moves) && deferred {
                         // The first conjunct is solved next.
                         if let Action::Solve {
                             goal: Cell::Struct(a),
                             ..
                         } = self.frames[self.cont as usize].action
                         {
-                            self.first_ahead.at = a.0;
+                            if decided {
+                                self.first_ahead.at = a.0;
+                            }
+                            if moves {
+                                self.move_first = a.0;
+                            }
                         }
                     }
                     if node != NONE {

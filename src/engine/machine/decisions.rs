@@ -38,7 +38,9 @@
 //! fixed program, by its entry).
 //!
 //! **Cost.**  Naming contexts costs the interning of every resource
-//! assumed (one walk of each fact's term) and the upkeep of the sums.
+//! assumed (one walk of each fact's term, none for the facts of a move
+//! whose candidate's term was met before: see
+//! [`Machine::move_assumed`]) and the upkeep of the sums.
 //! The record is turned on at a query's start only when the program has a
 //! clause whose first conjunct the look-ahead can look into, and turned off
 //! for the rest of the query when, after a while, fewer decisions are

@@ -325,6 +325,7 @@ impl Machine {
         // A first conjunct's candidates kept for its call name the goal by
         // its address, which the collection may give to another goal.
         self.first_ahead = Default::default();
+        self.move_first = NONE;
         let hb = self.store.hb;
         let top = self.store.heap.len() as u32;
         let old = self.gc_old;
@@ -339,6 +340,21 @@ impl Machine {
         }
         let scan = hb..base;
         let trail_from = self.choices.last().map_or(0, |c| c.trail as usize);
+        // So do the takes of calls that begin a move (`Context::move_take`):
+        // those of calls in the collected cells are forgotten.  (A record
+        // made before the newest choice point names a call made before it,
+        // below `hb`.)
+        let forget = |t: &mut MoveTake| {
+            if t.goal >= base && t.goal != NONE {
+                *t = MoveTake::NONE;
+            }
+        };
+        forget(&mut self.ctx.move_take);
+        for u in &mut self.store.trail.entries[trail_from..] {
+            if let Undo::MoveTake(t) = u {
+                forget(t);
+            }
+        }
         self.tidy_trail(hb, trail_from);
         let mut marks = Marks::new(base, top - base);
 
@@ -663,7 +679,8 @@ impl Machine {
                 | Undo::Pop(..)
                 | Undo::Restrict
                 | Undo::Unrestrict(..)
-                | Undo::EigenEnded(_) => {}
+                | Undo::EigenEnded(_)
+                | Undo::MoveTake(_) => {}
             }
         }
         // Times kept beside the heap.

@@ -195,7 +195,8 @@ impl Machine {
                 let rule = if linear { Rule::Lolli } else { Rule::Imp };
                 let node = self.node(parent, rule, g, 0, 0);
                 let start = self.scope_start();
-                let (first, end) = self.assume(d, linear, node, g, origin)?;
+                let moved = self.move_assumed(g);
+                let (first, end) = self.assume(d, linear, node, g, origin, moved)?;
                 if self.tracer.is_some() {
                     let what: Vec<String> =
                         (first..end).rev().map(|e| self.entry_text(e)).collect();
@@ -298,6 +299,13 @@ impl Machine {
                     }
                     cursor
                 };
+                let mut cursor = cursor;
+                if matches!(g, Cell::Struct(a) if a.0 == self.move_first) {
+                    // The first conjunct of a clause just entered, which
+                    // begins a move: its takes are recorded.
+                    self.move_first = NONE;
+                    cursor.begins_move = true;
+                }
                 self.call(g, cursor, parent, origin)
             }
         }

@@ -73,7 +73,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::closed::ScopeStart;
-use super::context::{Context, ContextLens, Cursor, IndexMark, Item, Source, GONE};
+use super::context::{Context, ContextLens, Cursor, IndexMark, Item, MoveTake, Source, GONE};
 use super::memo::{MemoCall, MemoTable};
 use super::store::Store;
 use super::trail::Undo;
@@ -629,6 +629,14 @@ pub struct Machine {
     /// The candidates of the first conjunct of the clause being entered,
     /// decided when the clause was chosen (see [`lookahead`]).
     first_ahead: lookahead::FirstAhead,
+    /// The heap address of the first conjunct of the clause being
+    /// entered when it begins a move (see [`Machine::move_assumed`]), or
+    /// `NONE` (as `first_ahead` names its first conjunct).
+    move_first: u32,
+    /// The deferred conjunct solved last (its block's address, template
+    /// and template cell), so that a move's assumption can tell it is one
+    /// (see [`Machine::move_assumed`]).
+    deferred: (u32, u32, u32),
     /// Work space of the memo look-ahead (see [`memo_ahead`]).
     moves_ahead: memo_ahead::MoveScratch,
     /// Look-ahead decisions recorded by position (see [`decisions`]).
@@ -778,6 +786,8 @@ impl Machine {
             ahead: Default::default(),
             candidate_keys: Default::default(),
             first_ahead: Default::default(),
+            move_first: NONE,
+            deferred: (NONE, NONE, NONE),
             moves_ahead: Default::default(),
             decisions: Default::default(),
             scratch_ids: Vec::new(),
@@ -847,6 +857,9 @@ impl Machine {
         // A query's goal is at clause depth 0, whatever depth the last
         // query (stopped by an error, say) was left at.
         self.depth = 0;
+        // No take of a call that begins a move is named by a new query's
+        // calls, whatever an earlier one (stopped by an error, say) left.
+        self.ctx.move_take = MoveTake::NONE;
         self.quiet_redo = false;
         self.left_unused = (0, None);
         self.trace_vars.get_mut().clear();
@@ -1076,7 +1089,10 @@ impl Machine {
     }
 
     fn run_inner(&mut self) -> Result<Event, RuntimeError> {
-        // Candidates decided before an interruption mean nothing now.
+        // Candidates decided before an interruption mean nothing now.  (A
+        // call that begins a move is named by its address, and so is its
+        // take: one left from before names no call of another clause
+        // instance, see `Machine::move_assumed`.)
         self.first_ahead = Default::default();
         loop {
             // Counted across calls: a search that returns often (an answer
@@ -1129,7 +1145,10 @@ impl Machine {
                     ..
                 } => {
                     self.fill_deferred(at, tpl, tc, env);
-                    self.solve(Cell::Struct(Addr(at)), parent, origin)
+                    self.deferred = (at, tpl, tc);
+                    let step = self.solve(Cell::Struct(Addr(at)), parent, origin);
+                    self.deferred = (NONE, NONE, NONE);
+                    step
                 }
                 Action::ExitScope {
                     first,

@@ -5,8 +5,21 @@
 #[allow(unused_imports)]
 use super::*;
 use crate::engine::context::ALT_DIGESTS;
+use crate::engine::memo::{MAX_MOVE_FACTS, NO_RES};
 use crate::logic::keys::head_keys_and_digests;
 use crate::term::cell::Digest;
+
+/// An assumption that ends a move, as [`Machine::move_assumed`] finds it.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct MoveAssumed {
+    /// The template and the plan of `Gk , Gk+1` (the key of
+    /// [`MemoTable::move_facts`]).
+    moved: (u32, u32),
+    /// The id of the term of the candidate `Gk` took.
+    res: u32,
+    /// How many facts the move assumes.
+    facts: usize,
+}
 
 /// The note on a `forall` constant assumed as a predicate when its body
 /// does not name it so.
@@ -314,7 +327,62 @@ impl Machine {
     // ----------------------------------------------------------------
     // Assumptions
 
-    /// Assume formula `d` (linear or unbounded); returns the new entry range.
+    /// Whether the assumption `goal` (an `-o` or `=>` goal) is the one
+    /// that ends a move ([`crate::logic::move_plan`]) in a clause instance
+    /// whose `Gk` took a candidate fact with an interned term: the move
+    /// (template, and the plan of `Gk , Gk+1`), that term's id and the
+    /// number of facts the assumption adds.  The candidate's term decides
+    /// those facts (their variables are all fresh in `Gk`), so their ids,
+    /// once found, are remembered by the move and the id, and the facts
+    /// assumed by the same move from the same term later are not looked
+    /// for again ([`MemoTable::move_facts`], shared with the memo
+    /// look-ahead).  Only when the context is named (the memo sums kept).
+    pub(super) fn move_assumed(&self, goal: Cell) -> Option<MoveAssumed> {
+        let take = self.ctx.move_take;
+        if !self.ctx.memo.on || take == MoveTake::NONE {
+            return None;
+        }
+        let (at, tpl, tc) = self.deferred;
+        if goal != Cell::Struct(Addr(at)) {
+            return None;
+        }
+        let t = &self.templates[tpl as usize];
+        let conjunct = t
+            .conjuncts
+            .iter()
+            .flatten()
+            .find(|c| c.goal == Cell::Struct(Addr(tc)))?;
+        let (plan, offset) = conjunct.assumes?;
+        if take.goal != (at as i64 + offset) as u32 {
+            return None;
+        }
+        let res = self.ctx.entries.get(take.entry as usize)?.res;
+        let facts = t.ahead[plan as usize].moved.as_ref()?.facts.len();
+        (res != NO_RES && facts <= MAX_MOVE_FACTS).then_some(MoveAssumed {
+            moved: (tpl, plan),
+            res,
+            facts,
+        })
+    }
+
+    /// Remember the ids of the facts move `m` assumed, entries `first ..`
+    /// (the assumption's parts in reverse order), when every one has one.
+    fn learn_move(&mut self, m: MoveAssumed, first: u32) {
+        let mut ids = [0u32; MAX_MOVE_FACTS];
+        let mut hash = 0u64;
+        for (i, id) in ids.iter_mut().enumerate().take(m.facts) {
+            let entry = &self.ctx.entries[(first as usize) + m.facts - 1 - i];
+            if entry.res == NO_RES {
+                return;
+            }
+            *id = entry.res;
+            hash = hash.wrapping_add(entry.rhash);
+        }
+        self.memo.learn_move_facts(m.moved, m.res, (ids, hash));
+    }
+
+    /// Assume formula `d` (linear or unbounded); returns the new entry
+    /// range.  `moved` says when it ends a move ([`Machine::move_assumed`]).
     pub(super) fn assume(
         &mut self,
         d: Cell,
@@ -322,6 +390,7 @@ impl Machine {
         node: u32,
         goal: Cell,
         origin: u32,
+        moved: Option<MoveAssumed>,
     ) -> Result<(u32, u32), RuntimeError> {
         // The buffers are taken for the call and given back at its end (an
         // error drops them; they are made again when next needed).
@@ -341,11 +410,25 @@ impl Machine {
             .map_err(|e| self.clause_error(e, goal, origin))?;
         }
         let first = self.ctx.entries.len() as u32;
-        for part in parts.iter().rev() {
-            self.assume_clause(part.clause, linear && !part.bang, node, goal, origin)?;
+        let moved = moved.filter(|m| m.facts == parts.len());
+        let known = moved.and_then(|m| self.memo.move_facts(m.moved, m.res));
+        // (Naming a fact may number the terms afresh: the ids read before
+        // then, the candidate's too, mean nothing after it.)
+        let numbering = self.memo.numbering;
+        for (i, part) in parts.iter().enumerate().rev() {
+            let id = known
+                .filter(|_| self.memo.numbering == numbering)
+                .map(|(ids, _)| ids[i]);
+            self.assume_clause(part.clause, linear && !part.bang, node, goal, origin, id)?;
         }
         self.assume_parts = parts;
-        Ok((first, self.ctx.entries.len() as u32))
+        let end = self.ctx.entries.len() as u32;
+        if let (Some(m), None) = (moved, known) {
+            if end - first == m.facts as u32 && self.memo.numbering == numbering {
+                self.learn_move(m, first);
+            }
+        }
+        Ok((first, end))
     }
 
     /// Whether assuming `d` (linearly when `linear`) and then solving
@@ -484,6 +567,9 @@ impl Machine {
         }
     }
 
+    /// Assume one clause of an assumption (a part of it, see
+    /// [`split_assumed`]); `id` is the id of its term when known (a move's
+    /// fact, see [`Machine::move_assumed`]).
     pub(super) fn assume_clause(
         &mut self,
         clause: Cell,
@@ -491,6 +577,7 @@ impl Machine {
         node: u32,
         goal: Cell,
         origin: u32,
+        id: Option<u32>,
     ) -> Result<(), RuntimeError> {
         let mut alts = std::mem::take(&mut self.assume_alts);
         alts.clear();
@@ -540,6 +627,15 @@ impl Machine {
             },
             node,
         );
+        // Whether it is a ground fact, for its memo identity.  (A clause of
+        // no alternatives, `true`, is no fact.)
+        let fact = self.ctx.memo.on && n == 1 && {
+            let alt = &self.ctx.heap_alts[start as usize];
+            alt.nbody == 0 && alt.head == self.store.heap.deref(clause)
+        };
+        // A fact whose term's id is known: its keys too, once computed.
+        let id = id.filter(|_| fact);
+        let known_keys = id.and_then(|id| self.memo.fact_keys(id));
         // The first alternative's whole-atom key, for the memo identity of
         // a ground fact.
         let mut fact_key = None;
@@ -547,10 +643,10 @@ impl Machine {
         // its buckets and is tried first.
         for k in (0..n).rev() {
             let alt = &mut self.ctx.heap_alts[(start + k) as usize];
-            let mut args = [Digest::default(); ALT_DIGESTS];
-            let (pred, keys) = {
+            let mut computed = || {
+                let mut args = [Digest::default(); ALT_DIGESTS];
                 let heap = &self.store.heap;
-                head_keys_and_digests(
+                let (pred, keys) = head_keys_and_digests(
                     &heap.cells,
                     &heap.digests,
                     |c| heap.deref(c),
@@ -561,22 +657,31 @@ impl Machine {
                             *a = d;
                         }
                     },
-                )
+                );
+                (pred, keys, args)
+            };
+            let (pred, keys, args) = match known_keys {
+                Some(known) => {
+                    debug_assert_eq!(known, computed(), "the keys of a fact by its id");
+                    known
+                }
+                None => computed(),
             };
             alt.ground = keys.whole.is_some();
             if alt.ground {
                 alt.args = args;
             }
             fact_key = keys.whole;
+            if let (Some(id), None) = (id, known_keys) {
+                self.memo.keep_fact_keys(id, (pred, keys, args));
+            }
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
         }
         if self.ctx.memo.on {
-            // (A clause of no alternatives, `true`, is no fact.)
-            let fact = n == 1 && {
-                let alt = &self.ctx.heap_alts[start as usize];
-                alt.nbody == 0 && alt.head == self.store.heap.deref(clause)
-            };
-            self.identify_fact(e, clause, fact_key.filter(|_| fact));
+            match id {
+                Some(id) => self.identify_known(e, clause, fact_key, id),
+                None => self.identify_fact(e, clause, fact_key.filter(|_| fact)),
+            }
         }
         Ok(())
     }
