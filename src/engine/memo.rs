@@ -957,11 +957,8 @@ impl Machine {
             return;
         }
         if let Some(&id) = self.memo.by_key.get(&key) {
-            let heap = &self.store.heap;
-            // With no name with a scope about, no symbol is young.
-            let settled = self.settled_names();
-            let plain = heap.max_sym_birth <= settled && heap.eigens.is_empty();
-            if plain && !self.memo.terms_full(e as usize + 1) {
+            if self.id_stands_for_term(e) {
+                let heap = &self.store.heap;
                 let (toks, rhash) = &self.memo.term_list[id as usize];
                 let same = ground_is(heap, clause, toks, &mut self.memo.scratch.stack);
                 if same {
@@ -985,13 +982,10 @@ impl Machine {
     /// scope about, no renumbering due); otherwise, and in debug builds
     /// (which check that the id is the one found), as `identify_fact`.
     pub(crate) fn identify_known(&mut self, e: u32, clause: Cell, key: Option<u64>, id: u32) {
-        let entry = &self.ctx.entries[e as usize];
-        if !entry.linear && e < self.ctx.memo.base {
+        if !self.ctx.entries[e as usize].linear && e < self.ctx.memo.base {
             return;
         }
-        let heap = &self.store.heap;
-        let plain = heap.max_sym_birth <= self.settled_names() && heap.eigens.is_empty();
-        let usable = plain && !self.memo.terms_full(e as usize + 1);
+        let usable = self.id_stands_for_term(e);
         if !usable || cfg!(debug_assertions) {
             self.identify_fact(e, clause, key);
             debug_assert!(!usable || self.ctx.entries[e as usize].res == id);
@@ -999,6 +993,18 @@ impl Machine {
         }
         let rhash = self.memo.term_list[id as usize].1;
         self.ctx.set_identity(e, id, rhash);
+    }
+
+    /// Whether an interned term's id may name entry `e`'s term without
+    /// tokenizing it (the shortcuts of [`Machine::identify_fact`] and
+    /// [`Machine::identify_known`]): with no name with a scope about, no
+    /// symbol is young, so every ground term has its id; and the terms
+    /// are not due to be numbered afresh before `e` is named.
+    fn id_stands_for_term(&self, e: u32) -> bool {
+        let heap = &self.store.heap;
+        heap.max_sym_birth <= self.settled_names()
+            && heap.eigens.is_empty()
+            && !self.memo.terms_full(e as usize + 1)
     }
 
     /// The heap time up to which `LOCAL` names are settled for memo keys:

@@ -268,7 +268,7 @@ impl Machine {
                     }
                     return Ok(false);
                 }
-                let cursor = if matches!(g, Cell::Struct(a) if a.0 == self.first_ahead.at) {
+                let mut cursor = if matches!(g, Cell::Struct(a) if a.0 == self.first_ahead.at) {
                     // The first conjunct of a clause just entered: its
                     // candidates were decided when the clause was chosen.
                     self.first_ahead.at = NONE;
@@ -299,7 +299,6 @@ impl Machine {
                     }
                     cursor
                 };
-                let mut cursor = cursor;
                 if matches!(g, Cell::Struct(a) if a.0 == self.move_first) {
                     // The first conjunct of a clause just entered, which
                     // begins a move: its takes are recorded.

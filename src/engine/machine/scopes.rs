@@ -424,7 +424,8 @@ impl Machine {
         self.assume_parts = parts;
         let end = self.ctx.entries.len() as u32;
         if let (Some(m), None) = (moved, known) {
-            if end - first == m.facts as u32 && self.memo.numbering == numbering {
+            // (Each part is one entry.)
+            if self.memo.numbering == numbering {
                 self.learn_move(m, first);
             }
         }
