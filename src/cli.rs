@@ -104,6 +104,10 @@ pub struct Args {
     /// After each goal, print inferences and memo table figures on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Search with up to N threads (default: the processors available; 1:
+    /// one thread).  Answers, output and errors come out as with one.
+    #[arg(short = 'j', long, value_name = "N", value_parser = workers)]
+    pub jobs: Option<usize>,
 }
 
 /// What `-W` asks for.
@@ -177,6 +181,11 @@ fn whole<T: TryFrom<i128>>(text: &str, min: i128, below: &str) -> Result<T, Stri
 /// A count of at least 1 (`--limit`).
 fn positive(text: &str) -> Result<usize, String> {
     whole(text, 1, "the limit must be at least 1")
+}
+
+/// A `--jobs`: 1 or more workers.
+fn workers(text: &str) -> Result<usize, String> {
+    whole(text, 1, "the number of jobs must be at least 1")
 }
 
 /// A `--memo-limit`: the table keeps its keys in two generations, so it
@@ -341,6 +350,11 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         backend.record_proofs();
     }
     backend.set_timeout(args.timeout);
+    backend.set_jobs(
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    );
+    backend.split_often(std::env::var_os("LOLLI_SPLIT_STRESS").is_some());
     backend.set_warnings(match args.warnings {
         WarningMode::None => None,
         WarningMode::Warn => Some(Severity::Warning),
@@ -356,7 +370,7 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
     backend.stream_answers(Some(stream));
     let mut status = 0;
     for g in &args.goals {
-        let before = backend.session_mut().machine.inferences;
+        let before = backend.stats().inferences;
         let started = std::time::Instant::now();
         let reply = backend.run_goal(g);
         if stdio::failure().is_some() {
@@ -367,12 +381,9 @@ fn serve(args: &Args, backend: &mut Backend, policy: Answers, terminal: bool) ->
         let verdict = piped::print(&reply, &mut Stdout, &mut std::io::stderr(), true);
         let _ = stdio::flush();
         if args.stats {
-            let m = &backend.session_mut().machine;
             let secs = started.elapsed().as_secs_f64();
-            eprint!(
-                "{}",
-                crate::repl::inspect::stats_lines(m, m.inferences - before, secs)
-            );
+            let n = backend.stats().inferences - before;
+            eprint!("{}", backend.goal_stats(n, secs));
         }
         match verdict {
             Verdict::Answered => {}

@@ -11,9 +11,11 @@
 //! `%?!` and `%*!` mark a goal too heavy for a debug build: it runs only
 //! when the tests are built with optimizations (`cargo test --release`).
 //!
-//! Each goal runs three times: as written, with `--check-proofs` (every
-//! answer's proof recorded and checked), and with the heap collected every
-//! few steps (`LOLLI_GC_STRESS`); all three must print the same.
+//! Each goal runs four times: as written, with `--check-proofs` (every
+//! answer's proof recorded and checked), with the heap collected every
+//! few steps (`LOLLI_GC_STRESS`), and as a parallel search of three
+//! workers that splits at every chance (`-j 3` with `LOLLI_SPLIT_STRESS`);
+//! all four must print the same.
 //!
 //! Every `%=` line after a goal belongs to it (an empty expected line is
 //! written `%=` alone).  A program must have at least one goal, and each goal
@@ -43,12 +45,22 @@ fn run_program(path: &Path) -> Vec<String> {
         // The session as written, then again with every answer's proof
         // recorded and checked: the same output and exit status (a
         // rejected proof is an error, status 2).
-        // And a third time with the heap collected every 64 steps
-        // (`LOLLI_GC_STRESS`, see src/engine/machine/gc.rs).
+        // A third time with the heap collected every 64 steps
+        // (`LOLLI_GC_STRESS`, see src/engine/machine/gc.rs), and a fourth
+        // split between three workers as often as it can be
+        // (src/engine/parallel.rs).
         let mut status = None;
-        for (check, stress) in [(false, false), (true, false), (false, true)] {
+        for (check, stress, split) in [
+            (false, false, false),
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+        ] {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_lolli"));
             cmd.arg(path);
+            if split {
+                cmd.args(["-j", "3"]).env("LOLLI_SPLIT_STRESS", "1");
+            }
             if c.all {
                 cmd.arg("--all");
             }
@@ -69,9 +81,10 @@ fn run_program(path: &Path) -> Vec<String> {
                     path.display(),
                     c.line,
                     c.goal,
-                    match (check, stress) {
-                        (true, _) => " with --check-proofs",
-                        (_, true) => " with LOLLI_GC_STRESS",
+                    match (check, stress, split) {
+                        (true, _, _) => " with --check-proofs",
+                        (_, true, _) => " with LOLLI_GC_STRESS",
+                        (_, _, true) => " with -j 3 and LOLLI_SPLIT_STRESS",
                         _ => "",
                     },
                     c.expected.join("\n"),

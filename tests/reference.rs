@@ -1320,16 +1320,22 @@ enum Mode {
     MemoTight,
     /// Proofs recorded, and each answer's proof passed to the checker.
     Proofs,
+    /// Through the top level's backend, every answer shown (`--all`), by
+    /// a parallel search of three workers that splits at every chance.
+    Parallel,
 }
 
 /// The interpreter's answers, or why it gave none.
 fn engine_answers(program: &str, goal: &str, mode: Mode) -> Result<Vec<String>, String> {
+    if let Mode::Parallel = mode {
+        return parallel_answers(program, goal);
+    }
     let (mut s, _) = session();
     if !program.is_empty() {
         s.load_str("random", program).map_err(|e| s.render(&e))?;
     }
     match mode {
-        Mode::Plain => {}
+        Mode::Plain | Mode::Parallel => {}
         Mode::Memo | Mode::MemoTight => {
             for (pred, _) in PREDS {
                 s.memoize(pred, "<test>").map_err(|e| format!("{e:?}"))?;
@@ -1362,14 +1368,42 @@ fn engine_answers(program: &str, goal: &str, mode: Mode) -> Result<Vec<String>, 
     }
 }
 
-/// Compare one program and goal three ways; whether the goal was compared
+/// The answers of a parallel search of `goal` (see [`Mode::Parallel`]).
+fn parallel_answers(program: &str, goal: &str) -> Result<Vec<String>, String> {
+    use lolli::repl::{Answers, Backend, Output};
+    let factory = Box::new(|| session().0);
+    let mut b = Backend::new(factory, &[], Answers::Take(usize::MAX))?;
+    if !program.is_empty() {
+        let s = b.session_mut();
+        s.load_str("random", program).map_err(|e| s.render(&e))?;
+    }
+    b.set_jobs(3);
+    b.split_often(true);
+    let mut out = Vec::new();
+    for o in b.input(&format!("{goal}.")).outputs {
+        match o {
+            Output::Answer(a) => out.push(a),
+            Output::Error(e) => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Compare one program and goal in every [`Mode`]; whether the goal was compared
 /// (the reference can compute it) and has answers.
 fn compare(prog: &[ProgClause], goal: &Goal) -> Option<bool> {
     let text = program_text(prog);
     let goal = in_order_of_appearance(goal.clone());
     let expected = Reference::new(prog).answers(&goal, QUERY_VARS.len())?;
     let goal_text = goal_text(&goal);
-    for mode in [Mode::Plain, Mode::Memo, Mode::MemoTight, Mode::Proofs] {
+    for mode in [
+        Mode::Plain,
+        Mode::Memo,
+        Mode::MemoTight,
+        Mode::Proofs,
+        Mode::Parallel,
+    ] {
         let got = engine_answers(&text, &goal_text, mode);
         assert_eq!(
             got,
@@ -1423,7 +1457,13 @@ fn run(seed: u64, programs: usize, goals: usize, quantifiers: bool) -> Tally {
                 continue;
             };
             let goal_text = goal_text(&goal);
-            for mode in [Mode::Plain, Mode::Memo, Mode::MemoTight, Mode::Proofs] {
+            for mode in [
+                Mode::Plain,
+                Mode::Memo,
+                Mode::MemoTight,
+                Mode::Proofs,
+                Mode::Parallel,
+            ] {
                 let got = engine_answers(&text, &goal_text, mode);
                 assert_eq!(
                     got,

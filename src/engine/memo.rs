@@ -44,7 +44,7 @@
 //! that walk, and indexed without computing their keys, when the term of
 //! the candidate `G1` took was met before in the same move: that term
 //! decides the facts, so their ids are remembered by the move and the
-//! term's id ([`MemoTable::move_facts`], `Machine::move_assumed`), and
+//! term's id (`MemoTable::move_facts`, `Machine::move_assumed`), and
 //! their keys by their ids.
 //!
 //! A memoized call made right after an assumption of ground facts (a move
@@ -74,7 +74,7 @@
 //! `Generation::bytes_used`), so the bound costs nothing to keep.
 
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::tokens::ground_is;
 pub use super::tokens::{hash_tokens, tokens};
@@ -525,9 +525,9 @@ pub struct MemoTable {
     newer: Generation,
     older: Generation,
     /// Interned resource terms: canonical tokens to id.
-    terms: HashMap<Rc<[u64]>, u32, FastHash>,
+    terms: HashMap<Arc<[u64]>, u32, FastHash>,
     /// Each interned term's tokens and their [`hash_tokens`], by id.
-    term_list: Vec<(Rc<[u64]>, u64)>,
+    term_list: Vec<(Arc<[u64]>, u64)>,
     /// Ids of interned ground facts by the whole-atom index key they were
     /// last seen with (see [`Machine::identify_fact`]): a hint, checked
     /// against the id's tokens before use.
@@ -672,7 +672,7 @@ impl MemoTable {
             return (id, self.term_list[id as usize].1);
         }
         let next = self.terms.len() as u32;
-        let shared: Rc<[u64]> = tokens.into();
+        let shared: Arc<[u64]> = tokens.into();
         let hash = hash_tokens(tokens);
         self.terms.insert(shared.clone(), next);
         self.term_list.push((shared, hash));

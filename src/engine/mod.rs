@@ -14,6 +14,7 @@ pub mod foreign;
 pub mod generalize;
 pub mod machine;
 pub mod memo;
+pub mod parallel;
 pub mod runs;
 pub mod store;
 pub mod tokens;

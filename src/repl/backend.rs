@@ -29,7 +29,9 @@ use super::commands::{self, Command};
 use super::inspect;
 use crate::diagnostics::{Error, Severity, Warning};
 use crate::engine::machine::Event;
+use crate::engine::parallel::{Figures, Item, Next as Found, Pool};
 use crate::engine::Machine;
+use crate::repl::inspect::Parallel;
 use crate::session::Session;
 use crate::term::Cell;
 
@@ -179,6 +181,16 @@ pub struct Backend {
     /// Whether the interpreter was left (`bye`, `exit`, `:quit`), at any
     /// level: nothing more is to run, not even goals given with `-e`.
     left: bool,
+    /// How many workers a search may have (`--jobs`; 1: one thread).
+    jobs: usize,
+    /// Whether parallel searches split at every chance (for tests).
+    split_often: bool,
+    /// The parallel search of the query running, if it has one.
+    pool: Option<Pool<AnswerData>>,
+    /// The figures of the other workers of the last goal's parallel
+    /// search, and how many times it was split (`None`: it ran on one
+    /// thread).
+    parallel: Option<(Figures, u64)>,
 }
 
 /// Receives the outputs of a query's answers while the query goes on to the
@@ -280,6 +292,10 @@ impl Backend {
             stream: None,
             warnings: Some(Severity::Warning),
             left: false,
+            jobs: 1,
+            split_often: false,
+            pool: None,
+            parallel: None,
         })
     }
 
@@ -397,6 +413,21 @@ impl Backend {
         self.answers = answers;
     }
 
+    /// Let each search run on up to `jobs` threads (`--jobs`), when its
+    /// answers are shown or counted without asking for each and its
+    /// program can (see [`crate::engine::parallel`]).
+    pub fn set_jobs(&mut self, jobs: usize) {
+        self.jobs = jobs.max(1);
+    }
+
+    /// Make parallel searches split whenever they can, whether or not a
+    /// worker waits for work, and look every 8 steps instead of every
+    /// 4,096: many more splits than a search needs, for tests of the
+    /// parallel search's order (`LOLLI_SPLIT_STRESS` for the command line).
+    pub fn split_often(&mut self, on: bool) {
+        self.split_often = on;
+    }
+
     /// Stop each goal after this long (`--timeout`).
     pub fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.timeout = timeout;
@@ -405,6 +436,18 @@ impl Backend {
     /// Counters so far.
     pub fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    /// The figures `--stats` prints after the last goal, given its
+    /// inferences `n` and time `secs`: the machine's, with the other
+    /// workers' when its search ran in parallel.
+    pub fn goal_stats(&self, n: u64, secs: f64) -> String {
+        let parallel = self.parallel.as_ref().map(|(figures, splits)| Parallel {
+            figures,
+            workers: self.jobs,
+            splits: *splits,
+        });
+        crate::repl::inspect::stats_lines(&self.session.machine, n, secs, parallel)
     }
 
     /// Handle one input: a goal (ending with `.`) or a `:`-command.
@@ -492,23 +535,11 @@ impl Backend {
         }
     }
 
-    /// Why the query that just ended has no answer, when proofs were
-    /// found but rejected for leaving a linear resource unused (a `LINEAR`
-    /// fact of the program, or a resource the goal assumed with `-o`).
-    fn left_unused_note(&self) -> Option<String> {
-        let (n, first) = self.session.machine.left_unused();
-        let first = first?;
-        let found = match n {
-            1 => format!("a proof was found but rejected: it left linear resources unused (`{first}`)"),
-            n => format!("{n} proofs were found but rejected: each left linear resources unused (the first `{first}`)"),
-        };
-        Some(format!(
-            "note: {found}; every linear resource must be used up, and `erase` uses up what \
-             is left\n"
-        ))
-    }
-
     fn end_query(&mut self) {
+        if let Some(pool) = self.pool.take() {
+            pool.stop();
+        }
+        self.session.machine.leave_pool();
         self.session.machine.flush_outputs();
         self.session.machine.end_query();
     }
@@ -608,6 +639,15 @@ impl Backend {
             .machine
             .interrupt
             .store(false, Ordering::Relaxed);
+        if !p.started {
+            self.parallel = None;
+            self.pool = self.parallel_pool(&p);
+            if let Some(pool) = &self.pool {
+                self.session
+                    .machine
+                    .join_pool(pool.splits(), self.split_often);
+            }
+        }
         loop {
             let m = &mut self.session.machine;
             let (start, inferences) = (Instant::now(), m.inferences);
@@ -622,15 +662,6 @@ impl Backend {
             }
             self.stats.search_time += elapsed;
             self.stats.inferences += steps;
-            let secs = elapsed.as_secs_f64();
-            let timing = self
-                .timing
-                .then(|| Output::Text(crate::repl::inspect::inferences_line(steps, secs)))
-                .into_iter()
-                .chain(self.stats_shown.then(|| {
-                    let m = &self.session.machine;
-                    Output::Stats(crate::repl::inspect::stats_lines(m, steps, secs))
-                }));
             let ev = match ev {
                 Ok(ev) => ev,
                 Err(e) => {
@@ -643,142 +674,39 @@ impl Backend {
             match ev {
                 Event::Answer => {
                     p.found += 1;
-                    // Counting shows neither the answer nor (without a
-                    // proof to show or check) anything made from it: its
-                    // text, as long as the query's values, is not made.
-                    let counting = matches!(self.answers, Answers::Count(_));
-                    let (mut text, pairs) = if counting && !self.session.machine.options.proofs {
-                        (String::new(), Vec::new())
-                    } else {
-                        answer(&self.session.machine, &p.vars)
-                    };
-                    let bindings = !pairs.is_empty();
-                    if self.proofs && !self.session.machine.proof_complete() {
-                        self.proof_not_kept = Some(NotKept::Stopped(KEPT_PROOF_CELLS));
-                        self.last_proof = None;
-                    } else if self.session.machine.options.proofs {
-                        let m = &mut self.session.machine;
-                        // Room for the proof: what the memory limit leaves,
-                        // and no more than `KEPT_PROOF_CELLS` when it is only kept.
-                        let left = m
-                            .options
-                            .max_memory
-                            .map(|limit| limit.saturating_sub(m.memory_used()));
-                        let steps = crate::proof::build::steps(m).unwrap_or(0);
-                        let room = left.map_or(usize::MAX, |left| {
-                            crate::proof::build::cells_within(left, steps)
-                        });
-                        let shown = self.proof_view.active();
-                        let bound = if shown {
-                            room
-                        } else {
-                            room.min(KEPT_PROOF_CELLS)
-                        };
-                        self.proof_not_kept = None;
-                        let proof = match crate::proof::build_within(m, &p.vars, bound) {
-                            Ok(proof) => proof,
-                            Err(size) if shown => {
-                                self.end_query();
-                                self.last_proof = None;
-                                if !matches!(self.answers, Answers::Count(_)) {
-                                    r.outputs.push(Output::Answer(text));
-                                }
-                                let need = crate::proof::ProofSize {
-                                    steps: size.steps,
-                                    cells: size.cells.max(bound.saturating_add(1)),
-                                };
-                                let e = crate::diagnostics::RuntimeError::new(format!(
-                                    "the proof of answer {} is too large to build within the memory \
-                                     limit: it has {}, {} or more to build, and the limit leaves \
-                                     {}",
-                                    p.found,
-                                    size_text(size, bound),
-                                    megabytes(need.bytes()),
-                                    megabytes(left.unwrap_or(0))
-                                ))
-                                .note("`--max-memory MB` sets the limit, 0 lifts it");
-                                r.outputs
-                                    .push(Output::Error(self.session.render(&[e.into()])));
-                                return;
-                            }
-                            Err(size) => {
-                                self.proof_not_kept = Some(NotKept::Large(size, bound));
-                                None
-                            }
-                        };
-                        if let Some(proof) = &proof {
-                            if self.proof_view.check {
-                                if let Err(e) = proof.check() {
-                                    self.end_query();
-                                    let e = rejected(p.found, &e);
-                                    r.outputs.push(Output::Error(self.session.render(&[e])));
-                                    return;
-                                }
-                            }
-                            text = self.proof_view.show(&text, &pairs, p.found, proof);
-                        }
-                        self.last_proof = proof;
-                    }
-                    if !matches!(self.answers, Answers::Count(_)) {
-                        r.outputs.push(Output::Answer(text));
-                    }
-                    r.outputs.extend(timing);
-                    let go_on = match self.answers {
-                        // An answer after which no choice is left is the
-                        // last: no `more?` then.
-                        Answers::Ask if bindings && self.session.machine.may_have_more() => {
-                            self.pending = Some(p);
-                            r.next = Next::More;
-                            return;
-                        }
-                        Answers::Ask => false,
-                        Answers::Take(n) | Answers::Count(n) => p.found < n,
-                    };
-                    if !go_on {
-                        self.end_query();
-                        if let Answers::Count(_) = self.answers {
-                            r.outputs.push(Output::Count(p.found));
-                        }
+                    let policy = self.answer_policy(&p);
+                    let m = &mut self.session.machine;
+                    let data = answer_data(m, &policy);
+                    let more = self.answers == Answers::Ask && m.may_have_more();
+                    // (The other workers' parts of the search come after
+                    // this answer: only their number is told.)
+                    self.parallel = self
+                        .pool
+                        .as_ref()
+                        .map(|pool| (Figures::default(), pool.splits_made()));
+                    let parallel = self.parallel.as_ref().map(|(figures, splits)| Parallel {
+                        figures,
+                        workers: self.jobs,
+                        splits: *splits,
+                    });
+                    let timing = self.timing_outputs(steps, elapsed.as_secs_f64(), parallel);
+                    if !self.take_answer(data, more, timing, &mut p, r) {
                         return;
                     }
-                    if let Some(stream) = &mut self.stream {
-                        let answers = r
-                            .outputs
-                            .iter()
-                            .filter(|o| matches!(o, Output::Answer(_)))
-                            .count();
-                        let go_on = r.outputs.is_empty() || stream(r);
-                        r.streamed += answers;
-                        r.outputs.clear();
-                        if !go_on {
-                            self.end_query();
-                            return;
-                        }
-                    }
+                }
+                Event::Exhausted if self.pool.as_ref().is_some_and(|pool| pool.started()) => {
+                    // The root worker's part is over; the other workers'
+                    // parts come after it, and its inferences since its
+                    // last answer are counted with theirs.
+                    self.stats.inferences -= steps;
+                    self.read_segments(p, steps, r);
+                    return;
                 }
                 Event::Exhausted => {
-                    // (Read before the query ends: its goal is still there.
-                    // Only asked when the note on rejected proofs is not given.)
-                    let unmatched = match p.found {
-                        0 if self.session.machine.left_unused().0 == 0 => {
-                            self.session.machine.unmatched_call()
-                        }
-                        _ => None,
-                    };
-                    self.end_query();
-                    match self.answers {
-                        Answers::Count(_) => r.outputs.push(Output::Count(p.found)),
-                        Answers::Ask => r.outputs.push(Output::No),
-                        Answers::Take(_) if p.found == 0 => r.outputs.push(Output::No),
-                        Answers::Take(_) => {}
-                    }
-                    if p.found == 0 && r.streamed == 0 {
-                        let note = self
-                            .left_unused_note()
-                            .or_else(|| unmatched.map(|u| unmatched_note(&u)));
-                        r.outputs.extend(note.map(Output::Note));
-                    }
-                    r.outputs.extend(timing);
+                    let (left, first) = self.session.machine.left_unused();
+                    let left_unused = (left, first.map(str::to_string));
+                    let timing = self.timing_outputs(steps, elapsed.as_secs_f64(), None);
+                    self.no_more(&p, &left_unused, timing, r);
                     return;
                 }
                 Event::Top => {
@@ -819,6 +747,290 @@ impl Backend {
                 }
             }
         }
+    }
+
+    /// A pool for a parallel search of the query of `p`, when it may have
+    /// one: more than one worker is allowed, the answers are not asked for
+    /// one by one, nothing is traced, and the program cannot do what only
+    /// a search on one thread can keep in order
+    /// ([`Machine::sequential_only`]).
+    fn parallel_pool(&self, p: &Pending) -> Option<Pool<AnswerData>> {
+        if self.jobs < 2
+            || self.answers == Answers::Ask
+            || self.trace.is_some()
+            || self.session.machine.sequential_only()
+        {
+            return None;
+        }
+        // A part of the search need not find more answers than the goal
+        // shows or counts.
+        let per_segment = match self.answers {
+            Answers::Take(n) | Answers::Count(n) if n != usize::MAX => Some(n),
+            _ => None,
+        };
+        let policy = self.answer_policy(p);
+        Some(Pool::new(
+            self.jobs,
+            per_segment,
+            self.split_often,
+            move |m| answer_data(m, &policy),
+        ))
+    }
+
+    /// The rest of a parallel search, once the root worker's own part is
+    /// exhausted: the other workers' answers, text and errors, in the
+    /// order of the sequential search (see [`crate::engine::parallel`]).
+    /// `carried` counts the root's inferences since its last answer.
+    fn read_segments(&mut self, mut p: Pending, carried: u64, r: &mut Reply) {
+        let (left, first) = self.session.machine.left_unused();
+        let mut figures = Figures {
+            inferences: carried,
+            left_unused: (left, first.map(str::to_string)),
+            ..Figures::default()
+        };
+        if let Some(pool) = &self.pool {
+            pool.root_done();
+        }
+        let mut since = Instant::now();
+        loop {
+            let Some(pool) = &self.pool else {
+                return;
+            };
+            let next = pool.next(Duration::from_millis(20));
+            let splits = pool.splits_made();
+            if let Some(e) = self.session.machine.check_waiting() {
+                self.stopped_by(e, figures, splits, r);
+                return;
+            }
+            match next {
+                Found::Wait => {}
+                Found::Item(Item::Output(text)) => self.session.machine.host.write(&text),
+                Found::Item(Item::Answer(data, more)) => {
+                    p.found += 1;
+                    figures.add(&more);
+                    let steps = std::mem::take(&mut figures.inferences);
+                    let elapsed = since.elapsed();
+                    since = Instant::now();
+                    self.stats.search_time += elapsed;
+                    self.stats.inferences += steps;
+                    let parallel = Parallel {
+                        figures: &figures,
+                        workers: self.jobs,
+                        splits,
+                    };
+                    let timing = self.timing_outputs(steps, elapsed.as_secs_f64(), Some(parallel));
+                    self.parallel = Some((figures.clone(), splits));
+                    if !self.take_answer(data, false, timing, &mut p, r) {
+                        return;
+                    }
+                }
+                Found::Item(Item::End(f)) => figures.add(&f),
+                Found::Item(Item::Error(e, more)) => {
+                    figures.add(&more);
+                    self.stopped_by(e, figures, splits, r);
+                    return;
+                }
+                Found::End => break,
+            }
+        }
+        let splits = self.pool.as_ref().map_or(0, |pool| pool.splits_made());
+        let elapsed = since.elapsed();
+        self.stats.search_time += elapsed;
+        self.stats.inferences += figures.inferences;
+        let parallel = Parallel {
+            figures: &figures,
+            workers: self.jobs,
+            splits,
+        };
+        let timing = self.timing_outputs(figures.inferences, elapsed.as_secs_f64(), Some(parallel));
+        let left_unused = figures.left_unused.clone();
+        self.parallel = Some((figures, splits));
+        self.no_more(&p, &left_unused, timing, r);
+    }
+
+    /// A parallel search stopped by error `e`, its figures `figures` so
+    /// far, split `splits` times.
+    fn stopped_by(
+        &mut self,
+        e: crate::diagnostics::RuntimeError,
+        figures: Figures,
+        splits: u64,
+        r: &mut Reply,
+    ) {
+        self.stats.inferences += figures.inferences;
+        self.parallel = Some((figures, splits));
+        self.end_query();
+        r.outputs
+            .push(Output::Error(self.session.render(&[e.into()])));
+    }
+
+    /// What answers are made of, for a machine stopped at one.
+    fn answer_policy(&self, p: &Pending) -> AnswerPolicy {
+        AnswerPolicy {
+            counting: matches!(self.answers, Answers::Count(_)),
+            proofs: self.proofs,
+            view: self.proof_view.clone(),
+            vars: p.vars.clone(),
+        }
+    }
+
+    /// What `:time` and `--stats` show after an answer or a `no`: `steps`
+    /// inferences in `secs` seconds, with the other workers' figures when
+    /// the search ran in parallel.
+    fn timing_outputs(&self, steps: u64, secs: f64, parallel: Option<Parallel<'_>>) -> Vec<Output> {
+        let mut out = Vec::new();
+        if self.timing {
+            out.push(Output::Text(crate::repl::inspect::inferences_line(
+                steps, secs,
+            )));
+        }
+        if self.stats_shown {
+            let m = &self.session.machine;
+            out.push(Output::Stats(crate::repl::inspect::stats_lines(
+                m, steps, secs, parallel,
+            )));
+        }
+        out
+    }
+
+    /// Show answer number `p.found`, made into `data` (`more`: the search
+    /// may have another, for [`Answers::Ask`]); `timing` follows it.
+    /// Whether the query goes on to the next answer (false: it was ended,
+    /// or waits for `;`).
+    fn take_answer(
+        &mut self,
+        data: AnswerData,
+        more: bool,
+        timing: Vec<Output>,
+        p: &mut Pending,
+        r: &mut Reply,
+    ) -> bool {
+        // Counting shows neither the answer nor (without a proof to show
+        // or check) anything made from it.
+        let counting = matches!(self.answers, Answers::Count(_));
+        let AnswerData {
+            mut text,
+            pairs,
+            proof,
+        } = data;
+        let bindings = !pairs.is_empty();
+        match proof {
+            ProofMade::NotRecorded => {}
+            ProofMade::Stopped => {
+                self.proof_not_kept = Some(NotKept::Stopped(KEPT_PROOF_CELLS));
+                self.last_proof = None;
+            }
+            ProofMade::TooLarge { size, bound, left } if self.proof_view.active() => {
+                self.end_query();
+                self.last_proof = None;
+                if !counting {
+                    r.outputs.push(Output::Answer(text));
+                }
+                let need = crate::proof::ProofSize {
+                    steps: size.steps,
+                    cells: size.cells.max(bound.saturating_add(1)),
+                };
+                let e = crate::diagnostics::RuntimeError::new(format!(
+                    "the proof of answer {} is too large to build within the memory \
+                     limit: it has {}, {} or more to build, and the limit leaves \
+                     {}",
+                    p.found,
+                    size_text(size, bound),
+                    megabytes(need.bytes()),
+                    megabytes(left.unwrap_or(0))
+                ))
+                .note("`--max-memory MB` sets the limit, 0 lifts it");
+                r.outputs
+                    .push(Output::Error(self.session.render(&[e.into()])));
+                return false;
+            }
+            ProofMade::TooLarge { size, bound, .. } => {
+                self.proof_not_kept = Some(NotKept::Large(size, bound));
+                self.last_proof = None;
+            }
+            ProofMade::Built(proof, rejected_by) => {
+                self.proof_not_kept = None;
+                if let Some(e) = rejected_by {
+                    self.end_query();
+                    let e = rejected(p.found, &e);
+                    r.outputs.push(Output::Error(self.session.render(&[e])));
+                    return false;
+                }
+                if let Some(proof) = &proof {
+                    text = self.proof_view.show(&text, &pairs, p.found, proof);
+                }
+                self.last_proof = proof.map(|p| *p);
+            }
+        }
+        if !counting {
+            r.outputs.push(Output::Answer(text));
+        }
+        r.outputs.extend(timing);
+        let go_on = match self.answers {
+            // An answer after which no choice is left is the last: no
+            // `more?` then.
+            Answers::Ask if bindings && more => {
+                self.pending = Some(p.clone());
+                r.next = Next::More;
+                return false;
+            }
+            Answers::Ask => false,
+            Answers::Take(n) | Answers::Count(n) => p.found < n,
+        };
+        if !go_on {
+            self.end_query();
+            if let Answers::Count(_) = self.answers {
+                r.outputs.push(Output::Count(p.found));
+            }
+            return false;
+        }
+        if let Some(stream) = &mut self.stream {
+            let answers = r
+                .outputs
+                .iter()
+                .filter(|o| matches!(o, Output::Answer(_)))
+                .count();
+            let go_on = r.outputs.is_empty() || stream(r);
+            r.streamed += answers;
+            r.outputs.clear();
+            if !go_on {
+                self.end_query();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The query of `p` has no more answers: end it and say so, with
+    /// why it had none when that can be told (`left_unused`: the proofs
+    /// rejected for leaving resources unused, and the first such
+    /// resource); `timing` follows.
+    fn no_more(
+        &mut self,
+        p: &Pending,
+        left_unused: &(u64, Option<String>),
+        timing: Vec<Output>,
+        r: &mut Reply,
+    ) {
+        // (Read before the query ends: its goal is still there.  Only
+        // asked when the note on rejected proofs is not given.)
+        let unmatched = match p.found {
+            0 if left_unused.0 == 0 => self.session.machine.unmatched_call(),
+            _ => None,
+        };
+        self.end_query();
+        match self.answers {
+            Answers::Count(_) => r.outputs.push(Output::Count(p.found)),
+            Answers::Ask => r.outputs.push(Output::No),
+            Answers::Take(_) if p.found == 0 => r.outputs.push(Output::No),
+            Answers::Take(_) => {}
+        }
+        if p.found == 0 && r.streamed == 0 {
+            let note =
+                left_unused_note(left_unused).or_else(|| unmatched.map(|u| unmatched_note(&u)));
+            r.outputs.extend(note.map(Output::Note));
+        }
+        r.outputs.extend(timing);
     }
 
     fn command(&mut self, c: Command) -> Reply {
@@ -1123,6 +1335,109 @@ fn same_file(a: &Path, b: &Path) -> bool {
 fn answer(m: &Machine, vars: &[(String, Cell)]) -> (String, Vec<(String, String)>) {
     let a = crate::session::answer_printed(m, vars);
     (a.to_string(), a.bindings)
+}
+
+/// Why a query has no answer, when proofs were found but rejected for
+/// leaving a linear resource unused (a `LINEAR` fact of the program, or a
+/// resource the goal assumed with `-o`): `left_unused` counts them and
+/// names the first such resource.
+fn left_unused_note(left_unused: &(u64, Option<String>)) -> Option<String> {
+    let (n, first) = (left_unused.0, left_unused.1.as_deref()?);
+    let found = match n {
+        1 => format!("a proof was found but rejected: it left linear resources unused (`{first}`)"),
+        n => format!("{n} proofs were found but rejected: each left linear resources unused (the first `{first}`)"),
+    };
+    Some(format!(
+        "note: {found}; every linear resource must be used up, and `erase` uses up what \
+         is left\n"
+    ))
+}
+
+/// How the answers of a query are made into what they show (shared by
+/// the workers of a parallel search, which make their own answers').
+#[derive(Clone, Debug)]
+struct AnswerPolicy {
+    /// Only counted: no text is made unless a proof is.
+    counting: bool,
+    /// Proofs are recorded, to keep for `:proof` when not shown.
+    proofs: bool,
+    /// What to show or check with each proof.
+    view: crate::proof::view::ProofView,
+    /// The query's named variables.
+    vars: Vec<(String, Cell)>,
+}
+
+/// An answer, made from the machine stopped at it: its text and bindings,
+/// and its proof.
+#[derive(Debug)]
+struct AnswerData {
+    text: String,
+    pairs: Vec<(String, String)>,
+    proof: ProofMade,
+}
+
+/// What became of an answer's proof.
+#[derive(Debug)]
+enum ProofMade {
+    /// Proofs are not recorded.
+    NotRecorded,
+    /// The search stopped recording them (see
+    /// [`crate::engine::Options::proof_limit`]).
+    Stopped,
+    /// Too large to build within `bound` term cells (`left`: the bytes
+    /// the memory limit left for it).
+    TooLarge {
+        size: crate::proof::ProofSize,
+        bound: usize,
+        left: Option<usize>,
+    },
+    /// Built (`None` when there was none to build), and the checker's
+    /// complaint when it was asked to check the proof and rejected it.
+    Built(
+        Option<Box<crate::proof::Proof>>,
+        Option<crate::proof::CheckError>,
+    ),
+}
+
+/// The answer machine `m` stopped at, made as `policy` says.
+fn answer_data(m: &mut Machine, policy: &AnswerPolicy) -> AnswerData {
+    let (text, pairs) = if policy.counting && !m.options.proofs {
+        (String::new(), Vec::new())
+    } else {
+        answer(m, &policy.vars)
+    };
+    let proof = if policy.proofs && !m.proof_complete() {
+        ProofMade::Stopped
+    } else if m.options.proofs {
+        // Room for the proof: what the memory limit leaves, and no more
+        // than `KEPT_PROOF_CELLS` when it is only kept.
+        let left = m
+            .options
+            .max_memory
+            .map(|limit| limit.saturating_sub(m.memory_used()));
+        let steps = crate::proof::build::steps(m).unwrap_or(0);
+        let room = left.map_or(usize::MAX, |left| {
+            crate::proof::build::cells_within(left, steps)
+        });
+        let bound = if policy.view.active() {
+            room
+        } else {
+            room.min(KEPT_PROOF_CELLS)
+        };
+        match crate::proof::build_within(m, &policy.vars, bound) {
+            Ok(proof) => {
+                let rejected_by = match &proof {
+                    Some(proof) if policy.view.check => proof.check().err(),
+                    _ => None,
+                };
+                ProofMade::Built(proof.map(Box::new), rejected_by)
+            }
+            Err(size) => ProofMade::TooLarge { size, bound, left },
+        }
+    } else {
+        ProofMade::NotRecorded
+    };
+    AnswerData { text, pairs, proof }
 }
 
 /// The note for a goal that no head of its predicate can match.

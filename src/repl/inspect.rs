@@ -148,14 +148,45 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
 /// What `--stats` prints after a goal (or, at a top level, an answer):
 /// `n` inferences in `secs` seconds, then the collector's and the memo
 /// table's figures so far.
-pub fn stats_lines(m: &Machine, n: u64, secs: f64) -> String {
+pub fn stats_lines(m: &Machine, n: u64, secs: f64, parallel: Option<Parallel<'_>>) -> String {
+    let mut gc = m.gc_stats();
+    let (mut made, mut recalled, on) = m.lookahead_record();
+    if let Some(p) = &parallel {
+        gc.runs += p.figures.gc.runs;
+        gc.reclaimed += p.figures.gc.reclaimed;
+        made += p.figures.record.0;
+        recalled += p.figures.record.1;
+    }
+    let parallel = parallel
+        .filter(|p| p.splits > 0)
+        .map_or(String::new(), |p| {
+            format!(
+                "% parallel search: {} workers, {} split{}\n",
+                p.workers,
+                p.splits,
+                if p.splits == 1 { "" } else { "s" }
+            )
+        });
     format!(
-        "{}% {}% {}{}",
+        "{}% {}% {}{}{parallel}",
         inferences_line(n, secs),
-        gc_line(m),
+        gc_text(gc),
         memo_line(m),
-        record_line(m).map_or(String::new(), |l| format!("% {l}"))
+        record_text(made, recalled, on).map_or(String::new(), |l| format!("% {l}"))
     )
+}
+
+/// The other workers' figures, when a search ran in parallel (see
+/// [`crate::engine::parallel`]): summed over the parts of the search
+/// reported so far, and the number of workers and splits.
+#[derive(Copy, Clone, Debug)]
+pub struct Parallel<'a> {
+    /// The other workers' figures.
+    pub figures: &'a crate::engine::parallel::Figures,
+    /// How many workers the search could have.
+    pub workers: usize,
+    /// How many times it was split.
+    pub splits: u64,
 }
 
 /// The look-ahead record's figures for the last query, when it made a
@@ -163,6 +194,10 @@ pub fn stats_lines(m: &Machine, n: u64, secs: f64) -> String {
 /// off (positions rarely recurring).
 pub fn record_line(m: &Machine) -> Option<String> {
     let (made, recalled, on) = m.lookahead_record();
+    record_text(made, recalled, on)
+}
+
+fn record_text(made: u64, recalled: u64, on: bool) -> Option<String> {
     (made > 0).then(|| {
         format!(
             "look-ahead record: {made} decision{} made, {recalled} recalled{}\n",
@@ -181,7 +216,10 @@ pub fn inferences_line(n: u64, secs: f64) -> String {
 /// What the heap's garbage collector has done, as `--stats` and `:stats`
 /// print it.
 pub fn gc_line(m: &Machine) -> String {
-    let gc = m.gc_stats();
+    gc_text(m.gc_stats())
+}
+
+fn gc_text(gc: crate::engine::machine::GcStats) -> String {
     format!(
         "garbage collected: {} collection{}, {} reclaimed\n",
         gc.runs,

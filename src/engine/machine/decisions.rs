@@ -66,7 +66,7 @@ const RECENT: usize = 64;
 const TRIAL: u64 = 1024;
 
 /// The decisions recorded in a query, by position.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub(crate) struct Decisions {
     /// Whether decisions are recorded and recalled now.
     pub(crate) on: bool,
@@ -102,7 +102,7 @@ pub(crate) struct Decisions {
 
 /// The predicates of the usable entries that names leave out, for one
 /// version of their set.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Unnamed {
     version: u64,
     /// One bit for each predicate ([`pred_bit`]): most tests need no

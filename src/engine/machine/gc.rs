@@ -597,7 +597,7 @@ impl Machine {
                     v.cell(goal);
                     v.cell(x);
                 }
-                Alternative::Barrier | Alternative::MemoFail { .. } => {}
+                Alternative::Barrier | Alternative::Given | Alternative::MemoFail { .. } => {}
             }
         }
         // The context.  (A ground template clause's term below the

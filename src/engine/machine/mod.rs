@@ -55,6 +55,7 @@ mod calls;
 pub(crate) mod decisions;
 mod effects;
 pub(crate) mod explain;
+pub(crate) mod fork;
 mod gc;
 mod goals;
 mod lookahead;
@@ -329,6 +330,9 @@ enum Alternative {
         depth: u32,
     },
     Barrier,
+    /// Alternatives handed to another worker of a parallel search (see
+    /// [`fork`]): resuming it fails on.
+    Given,
     MemoFail {
         call: u32,
     },
@@ -730,6 +734,8 @@ pub struct Machine {
     /// Cells that survived the last full collection (above its base).
     gc_full_live: usize,
     gc: gc::GcStats,
+    /// The parallel search this machine works in, if any (see [`fork`]).
+    pub(crate) pool: Option<fork::PoolLink>,
 }
 
 type Step = Result<bool, RuntimeError>;
@@ -817,6 +823,7 @@ impl Machine {
             quiet_redo: false,
             left_unused: (0, None),
             trace_vars: Default::default(),
+            pool: None,
         }
     }
 
@@ -1055,7 +1062,18 @@ impl Machine {
 
     /// Run until the next answer or the end of the innermost query.
     pub fn run(&mut self) -> Result<Event, RuntimeError> {
-        let mut r = self.run_inner();
+        // Candidates decided before an interruption mean nothing now.  (A
+        // call that begins a move is named by its address, and so is its
+        // take: one left from before names no call of another clause
+        // instance, see `Machine::move_assumed`.)
+        self.first_ahead = Default::default();
+        self.run_on()
+    }
+
+    /// [`Machine::run`] right after backtracking, which may have decided
+    /// the candidates of the first conjunct of the clause it entered.
+    fn run_on(&mut self) -> Result<Event, RuntimeError> {
+        let mut r = self.run_loop();
         if let (Ok(_), Some(e)) = (&r, self.output_error.take()) {
             r = Err(e);
         }
@@ -1073,7 +1091,7 @@ impl Machine {
         if !self.backtrack()? {
             return Ok(Event::Exhausted);
         }
-        self.run()
+        self.run_on()
     }
 
     fn unwind_to_barrier(&mut self) {
@@ -1088,12 +1106,13 @@ impl Machine {
         self.update_hb();
     }
 
+    /// [`Machine::run`] for a sub-search (see [`Machine::sub_search`]).
     fn run_inner(&mut self) -> Result<Event, RuntimeError> {
-        // Candidates decided before an interruption mean nothing now.  (A
-        // call that begins a move is named by its address, and so is its
-        // take: one left from before names no call of another clause
-        // instance, see `Machine::move_assumed`.)
         self.first_ahead = Default::default();
+        self.run_loop()
+    }
+
+    fn run_loop(&mut self) -> Result<Event, RuntimeError> {
         loop {
             // Counted across calls: a search that returns often (an answer
             // every few steps, as in `count (between 1 1000000000 X) N`)
@@ -1272,6 +1291,9 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
+        if self.pool.is_some() {
+            self.offer_work();
+        }
         if self.host.output_failed() {
             return Err(output_failed_error());
         }
@@ -1294,6 +1316,25 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// The periodic checks of a search whose machine waits for other
+    /// threads' work (see [`crate::engine::parallel`]): the host may send
+    /// on what it holds back, and the error that stops the search now, if
+    /// one does: output that cannot be written, Ctrl-C (the interrupt
+    /// flag) or `--timeout`.
+    pub(crate) fn check_waiting(&mut self) -> Option<RuntimeError> {
+        self.host.tick();
+        if self.host.output_failed() {
+            return Some(output_failed_error());
+        }
+        if self.interrupt.swap(false, Ordering::Relaxed) {
+            return Some(RuntimeError::new("interrupted"));
+        }
+        match self.options.deadline {
+            Some(d) if Instant::now() >= d => Some(time_limit_error()),
+            _ => None,
+        }
     }
 
     /// Bytes the search's stacks and arenas hold now (an estimate from
@@ -1528,6 +1569,10 @@ impl Machine {
                 Alternative::Barrier => {
                     self.cont = NONE;
                     return Ok(false);
+                }
+                Alternative::Given => {
+                    self.choices.pop();
+                    self.update_hb();
                 }
                 Alternative::MemoFail { call } => {
                     self.choices.pop();
