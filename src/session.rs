@@ -995,6 +995,15 @@ impl Query<'_> {
             Event::PopAll => Outcome::PopAll,
             Event::Bye => Outcome::Bye,
             Event::Abort => Outcome::Abort,
+            // Only a machine of a parallel search pauses; a session's
+            // never joins one.
+            Event::Paused => {
+                self.finished = true;
+                return Err(crate::diagnostics::RuntimeError::new(
+                    "internal error: a query paused",
+                )
+                .into());
+            }
         })
     }
 

@@ -15,11 +15,18 @@
 //! root worker's thread, once its own segment is done) takes them
 //! segment by segment with [`Pool::next`].
 //!
-//! **When work moves.**  A helper with nothing to do says so (`Splits::wanted`);
-//! the busy workers look at their periodic checks, and one that can split
-//! its search hands the split-off part over (`Splits::give`).  Helper
-//! threads are started at the root's first check, so a query that ends
-//! before it (a few thousand steps) never starts one.
+//! **When work moves.**  At its periodic checks a working machine asks
+//! its pool what to do (`Splits::poll`).  It splits when a helper waits
+//! with nothing to take.  When only the first answers are wanted (a
+//! limit), the part of the search right after the head segment's worker
+//! is the one that decides how soon they come, so the head's worker also
+//! splits whenever no part is waiting (queued or set aside), and a helper
+//! working further right sets its part aside to take that one: the
+//! helper *pauses* its machine ([`Event::Paused`]) and keeps it, and
+//! always works on the leftmost part it can (taken from the queue or set
+//! aside by itself).  An exhaustive search splits only for idle helpers.
+//! Helper threads are started at the root's first check, so a query that
+//! ends before it (a few thousand steps) never starts one.
 //!
 //! **Figures.**  Each helper counts its inferences from zero; an answer
 //! carries the inferences made in its segment since the segment's
@@ -30,21 +37,33 @@
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::machine::fork::{Forked, PoolLink};
+use super::machine::fork::{Forked, PoolLink, TemplateCache};
 use super::machine::{Event, GcStats, Host, Machine};
 use crate::diagnostics::RuntimeError;
 
+/// What a working machine should do at a periodic check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Poll {
+    /// Go on.
+    Nothing,
+    /// Split off work, if the search can be split.
+    Split,
+    /// Stop with [`Event::Paused`]: a part of the search to the left of
+    /// this one waits for this thread.
+    Pause,
+}
+
 /// What a worker's machine asks of its pool (see [`Machine::split`]).
 pub(crate) trait Splits: Send + Sync {
-    /// Whether a worker waits for work (called at every periodic check of
-    /// a working machine; the first call from the root starts the helper
-    /// threads).
-    fn wanted(&self) -> bool;
+    /// What worker `worker` (0 the root), working on segment `segment`,
+    /// should do (called at every periodic check; the root's first call
+    /// starts the helper threads).
+    fn poll(&self, worker: u32, segment: u32) -> Poll;
     /// Take `work`, split off the search of segment `segment`.
     fn give(&self, segment: u32, work: Forked);
 }
@@ -150,9 +169,7 @@ pub struct Pool<A: Send + 'static> {
     shared: Arc<Shared<A>>,
 }
 
-/// The answers a segment needs at most, the handler that makes an
-/// answer's payload from a machine stopped at it, and the number of
-/// workers.
+/// What makes an answer's payload from a machine stopped at it.
 type Handler<A> = Box<dyn Fn(&mut Machine) -> A + Send + Sync>;
 
 struct Shared<A: Send + 'static> {
@@ -164,11 +181,21 @@ struct Shared<A: Send + 'static> {
     items: Condvar,
     /// Whether a busy worker should split (an idle helper waits).
     want: AtomicBool,
+    /// The segment the reader is at, for [`Splits::poll`].
+    head: AtomicU32,
+    /// Whether no part of the search waits to be taken up (queued or
+    /// set aside), for [`Splits::poll`].
+    none_waiting: AtomicBool,
+    /// By worker: a part to the left of its own waits for it.
+    pause: Vec<AtomicBool>,
     started: AtomicBool,
     /// The interrupt flag of every helper's machine: set to stop them.
     cancel: Arc<AtomicBool>,
     handler: Handler<A>,
+    /// The answers a segment needs at most (a limit on the answers
+    /// shown or counted); with one, the search goes leftmost first.
     per_segment: Option<usize>,
+    /// Workers at first: the root and `workers - 1` helper threads.
     workers: usize,
     /// Split at every check, whether or not a helper waits (for tests).
     stress: bool,
@@ -176,16 +203,24 @@ struct Shared<A: Send + 'static> {
 
 struct State<A> {
     segments: Vec<Segment<A>>,
-    /// The segment the reader is at.
+    /// The segment the reader is at (every segment before it is read).
     head: usize,
-    queue: VecDeque<(u32, Forked)>,
+    queue: Vec<(u32, Forked)>,
+    /// By helper (worker id - 1): the segment it runs, if any, and the
+    /// segments it set aside.
+    helpers: Vec<Helper>,
+    /// Helpers waiting for work.
     idle: usize,
-    /// Helpers running a segment.
-    running: usize,
     root_running: bool,
     stopped: bool,
     threads: Vec<JoinHandle<()>>,
     splits: u64,
+}
+
+#[derive(Clone, Default)]
+struct Helper {
+    running: Option<u32>,
+    aside: Vec<u32>,
 }
 
 struct Segment<A> {
@@ -204,8 +239,49 @@ impl<A> Segment<A> {
     }
 }
 
+impl<A> State<A> {
+    /// The position of segment `s` in the search order, counted from the
+    /// reader's (segments already read come before every other).
+    fn order(&self, s: u32) -> usize {
+        let mut at = Some(self.head);
+        let mut n = 0;
+        while let Some(i) = at {
+            if i == s as usize {
+                return n;
+            }
+            n += 1;
+            at = self.segments[i].next;
+        }
+        if self.segments[s as usize].done {
+            0
+        } else {
+            usize::MAX
+        }
+    }
+}
+
 /// Most pieces of work waiting at once under `LOLLI_SPLIT_STRESS`.
 const STRESS_QUEUE: usize = 4;
+
+/// A helper's piece of the search: its segment, its machine, and what it
+/// has reported so far.
+struct Job {
+    segment: u32,
+    machine: Machine,
+    /// Whether the machine resumes by backtracking (fresh from a split,
+    /// or stopped at an answer) rather than where it paused.
+    backtrack: bool,
+    answers: usize,
+    reported: Figures,
+}
+
+/// How a helper's run of a job ended.
+enum Ran {
+    /// The segment is over (its last item pushed).
+    Done,
+    /// Paused for a part to the left.
+    Paused,
+}
 
 impl<A: Send + 'static> Pool<A> {
     /// A pool of `workers` workers (the root and `workers - 1` helpers,
@@ -219,14 +295,15 @@ impl<A: Send + 'static> Pool<A> {
         stress: bool,
         handler: impl Fn(&mut Machine) -> A + Send + Sync + 'static,
     ) -> Self {
+        let workers = workers.max(1);
         let shared = Arc::new_cyclic(|me| Shared {
             me: me.clone(),
             state: Mutex::new(State {
                 segments: vec![Segment::new(None)],
                 head: 0,
-                queue: VecDeque::new(),
+                queue: Vec::new(),
+                helpers: Vec::new(),
                 idle: 0,
-                running: 0,
                 root_running: true,
                 stopped: false,
                 threads: Vec::new(),
@@ -235,11 +312,14 @@ impl<A: Send + 'static> Pool<A> {
             work: Condvar::new(),
             items: Condvar::new(),
             want: AtomicBool::new(false),
+            head: AtomicU32::new(0),
+            none_waiting: AtomicBool::new(true),
+            pause: (0..=workers).map(|_| AtomicBool::new(false)).collect(),
             started: AtomicBool::new(false),
             cancel: Arc::new(AtomicBool::new(false)),
             handler: Box::new(handler),
             per_segment,
-            workers: workers.max(1),
+            workers,
             stress,
         });
         Pool { shared }
@@ -268,8 +348,12 @@ impl<A: Send + 'static> Pool<A> {
         st.root_running = false;
         st.segments[0].done = true;
         if self.shared.started.load(Ordering::Relaxed) && !st.stopped {
-            if let Some(t) = self.shared.spawn() {
-                st.threads.push(t);
+            let id = st.helpers.len() + 1;
+            if id < self.shared.pause.len() {
+                if let Some(t) = self.shared.spawn(id as u32) {
+                    st.helpers.push(Helper::default());
+                    st.threads.push(t);
+                }
             }
         }
         self.shared.work.notify_all();
@@ -289,6 +373,8 @@ impl<A: Send + 'static> Pool<A> {
                 match st.segments[h].next {
                     Some(n) => {
                         st.head = n;
+                        self.shared.head.store(n as u32, Ordering::Relaxed);
+                        self.shared.update_flags(&st);
                         continue;
                     }
                     None => return Next::End,
@@ -333,20 +419,21 @@ impl<A: Send + 'static> Shared<A> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Start a helper thread (none once the pool is stopped, or when the
-    /// system will not make one: the search then goes on with fewer).
-    fn spawn(&self) -> Option<JoinHandle<()>> {
+    /// Start helper thread `id` (none once the pool is stopped, or when
+    /// the system will not make one: the search then goes on with fewer).
+    fn spawn(&self, id: u32) -> Option<JoinHandle<()>> {
         let me = self.me.upgrade()?;
         std::thread::Builder::new()
             .name("lolli-worker".into())
             .stack_size(WORKER_STACK)
-            .spawn(move || me.helper())
+            .spawn(move || me.helper(id))
             .ok()
     }
 
-    /// Whether a busy worker should split now: an idle helper waits for
-    /// work that is not queued yet.
-    fn update_want(&self, st: &State<A>) {
+    /// Keep the flags [`Splits::poll`] reads in step with the state.
+    fn update_flags(&self, st: &State<A>) {
+        let waiting = !st.queue.is_empty() || st.helpers.iter().any(|h| !h.aside.is_empty());
+        self.none_waiting.store(!waiting, Ordering::Relaxed);
         let want = if self.stress {
             st.queue.len() < STRESS_QUEUE
         } else {
@@ -355,98 +442,174 @@ impl<A: Send + 'static> Shared<A> {
         self.want.store(want && !st.stopped, Ordering::Relaxed);
     }
 
-    /// A helper thread: take work until there is none left.
-    fn helper(self: Arc<Self>) {
-        while let Some((segment, work)) = self.take() {
-            let ran = std::panic::catch_unwind(AssertUnwindSafe(|| self.run(segment, work)));
+    /// A helper thread: run the leftmost part of the search it can until
+    /// there is none left.
+    fn helper(self: Arc<Self>, id: u32) {
+        let mut aside: Vec<Job> = Vec::new();
+        let mut cache = TemplateCache::default();
+        while let Some(mut job) = self.take(id, &mut aside, &mut cache) {
+            let ran = std::panic::catch_unwind(AssertUnwindSafe(|| self.run(&mut job)));
             let mut st = self.lock();
-            if ran.is_err() {
-                let e = RuntimeError::new("internal error: a worker of the parallel search failed");
-                let item = Item::Error(e, Figures::default());
-                st.segments[segment as usize].items.push_back(item);
+            let helper = &mut st.helpers[id as usize - 1];
+            helper.running = None;
+            match ran {
+                Ok(Ran::Paused) => {
+                    helper.aside.push(job.segment);
+                    aside.push(job);
+                }
+                Ok(Ran::Done) => st.segments[job.segment as usize].done = true,
+                Err(_) => {
+                    let e =
+                        RuntimeError::new("internal error: a worker of the parallel search failed");
+                    let segment = &mut st.segments[job.segment as usize];
+                    segment.items.push_back(Item::Error(e, Figures::default()));
+                    segment.done = true;
+                }
             }
-            st.segments[segment as usize].done = true;
-            st.running -= 1;
-            self.update_want(&st);
+            self.update_flags(&st);
             self.items.notify_all();
             self.work.notify_all();
         }
     }
 
-    /// The next piece of work for a helper; `None` when the search is
-    /// over or stopped.
-    fn take(&self) -> Option<(u32, Forked)> {
+    /// The next job for helper `id`: the leftmost of the queued parts and
+    /// those it set aside (`aside`); `None` when the search is over or
+    /// stopped.
+    fn take(&self, id: u32, aside: &mut Vec<Job>, cache: &mut TemplateCache) -> Option<Job> {
         let mut st = self.lock();
-        st.idle += 1;
-        loop {
+        let me = id as usize - 1;
+        let mut idle = false;
+        let job = loop {
             if st.stopped {
-                break;
+                break None;
             }
-            if let Some(w) = st.queue.pop_front() {
-                st.idle -= 1;
-                st.running += 1;
-                self.update_want(&st);
-                return Some(w);
+            let queued = (0..st.queue.len()).min_by_key(|&i| st.order(st.queue[i].0));
+            let mine = (0..aside.len()).min_by_key(|&i| st.order(aside[i].segment));
+            let take_queued = match (queued, mine) {
+                (Some(q), Some(a)) => st.order(st.queue[q].0) < st.order(aside[a].segment),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            // (A pause asked for before this choice is answered by it; one
+            // asked for after it stays, as the flag is cleared here.)
+            if let (true, Some(q)) = (take_queued, queued) {
+                let (segment, work) = st.queue.swap_remove(q);
+                self.pause[id as usize].store(false, Ordering::Relaxed);
+                st.helpers[me].running = Some(segment);
+                self.update_flags(&st);
+                drop(st);
+                let job = self.job(id, segment, work, cache);
+                st = self.lock();
+                break job;
             }
-            if !st.root_running && st.running == 0 {
-                break;
+            if let Some(a) = mine {
+                let job = aside.swap_remove(a);
+                self.pause[id as usize].store(false, Ordering::Relaxed);
+                let helper = &mut st.helpers[me];
+                helper.aside.retain(|&s| s != job.segment);
+                helper.running = Some(job.segment);
+                break Some(job);
             }
-            self.update_want(&st);
+            let busy = st
+                .helpers
+                .iter()
+                .any(|h| h.running.is_some() || !h.aside.is_empty());
+            if !st.root_running && !busy {
+                break None;
+            }
+            if !idle {
+                idle = true;
+                st.idle += 1;
+            }
+            self.update_flags(&st);
             st = self.work.wait(st).unwrap_or_else(|e| e.into_inner());
+        };
+        if idle {
+            st.idle -= 1;
         }
-        st.idle -= 1;
-        self.update_want(&st);
-        self.work.notify_all();
-        None
+        self.update_flags(&st);
+        if job.is_none() {
+            self.work.notify_all();
+            self.items.notify_all();
+        }
+        job
     }
 
-    /// Run the search split off into segment `segment` to its end.
-    fn run(&self, segment: u32, work: Forked) {
-        let Some(me) = self.me.upgrade() else {
-            return;
-        };
+    /// Helper `id`'s job of the work split off into `segment` (made
+    /// outside the lock: the copy is rebuilt into a machine); `None` once
+    /// the pool is gone.
+    fn job(&self, id: u32, segment: u32, work: Forked, cache: &mut TemplateCache) -> Option<Job> {
+        let pool = self.me.upgrade()?;
         let host = Box::new(SegmentHost {
-            pool: me.clone(),
+            pool: pool.clone(),
             segment,
         });
         let link = PoolLink {
-            pool: me,
+            pool,
             segment,
+            worker: id,
             since: 0,
             often: self.stress,
+            program: None,
         };
-        let mut m = Machine::from_forked(work, host, self.cancel.clone(), link);
+        let mut machine = Machine::from_forked(work, host, self.cancel.clone(), link, cache);
         if self.stress {
-            m.split_often();
+            machine.split_often();
         }
-        let (mut answers, mut reported) = (0, Figures::default());
+        Some(Job {
+            segment,
+            machine,
+            backtrack: true,
+            answers: 0,
+            reported: Figures::default(),
+        })
+    }
+
+    /// Run `job` until its segment is over or it pauses.
+    fn run(&self, job: &mut Job) -> Ran {
+        let segment = job.segment;
         loop {
-            match m.next_answer() {
+            let m = &mut job.machine;
+            let ev = if job.backtrack {
+                m.next_answer()
+            } else {
+                m.resume()
+            };
+            match ev {
                 Ok(Event::Answer) => {
-                    let a = (self.handler)(&mut m);
-                    let now = Figures::of(&m);
-                    self.push(segment, Item::Answer(a, now.since(&reported)));
-                    reported = now;
-                    answers += 1;
-                    if self.per_segment.is_some_and(|n| answers >= n) {
+                    job.backtrack = true;
+                    let a = (self.handler)(m);
+                    let now = Figures::of(m);
+                    self.push(segment, Item::Answer(a, now.since(&job.reported)));
+                    job.reported = now;
+                    job.answers += 1;
+                    if self.per_segment.is_some_and(|n| job.answers >= n) {
                         break;
                     }
+                }
+                Ok(Event::Paused) => {
+                    job.backtrack = false;
+                    return Ran::Paused;
                 }
                 Ok(Event::Exhausted) => break,
                 Ok(other) => {
                     let e = RuntimeError::new(format!(
                         "internal error: {other:?} in a parallel search"
                     ));
-                    self.push(segment, Item::Error(e, Figures::of(&m).since(&reported)));
-                    return;
+                    let f = Figures::of(m).since(&job.reported);
+                    self.push(segment, Item::Error(e, f));
+                    return Ran::Done;
                 }
                 Err(e) => {
-                    self.push(segment, Item::Error(e, Figures::of(&m).since(&reported)));
-                    return;
+                    let f = Figures::of(m).since(&job.reported);
+                    self.push(segment, Item::Error(e, f));
+                    return Ran::Done;
                 }
             }
         }
-        self.push(segment, Item::End(Figures::of(&m).since(&reported)));
+        let f = Figures::of(&job.machine).since(&job.reported);
+        self.push(segment, Item::End(f));
+        Ran::Done
     }
 
     fn push(&self, segment: u32, item: Item<A>) {
@@ -461,17 +624,28 @@ impl<A: Send + 'static> Shared<A> {
 }
 
 impl<A: Send + 'static> Splits for Shared<A> {
-    fn wanted(&self) -> bool {
+    fn poll(&self, worker: u32, segment: u32) -> Poll {
         if !self.started.swap(true, Ordering::Relaxed) {
             let mut st = self.lock();
-            for _ in 1..self.workers {
-                if let Some(t) = self.spawn() {
+            for id in 1..self.workers {
+                if let Some(t) = self.spawn(id as u32) {
+                    st.helpers.push(Helper::default());
                     st.threads.push(t);
                 }
             }
-            self.update_want(&st);
+            self.update_flags(&st);
         }
-        self.want.load(Ordering::Relaxed)
+        if worker != 0 && self.pause[worker as usize].swap(false, Ordering::Relaxed) {
+            return Poll::Pause;
+        }
+        let leftmost = self.per_segment.is_some()
+            && self.none_waiting.load(Ordering::Relaxed)
+            && self.head.load(Ordering::Relaxed) == segment;
+        if leftmost || self.want.load(Ordering::Relaxed) {
+            Poll::Split
+        } else {
+            Poll::Nothing
+        }
     }
 
     fn give(&self, segment: u32, work: Forked) {
@@ -483,10 +657,23 @@ impl<A: Send + 'static> Splits for Shared<A> {
         let next = st.segments[segment as usize].next;
         st.segments.push(Segment::new(next));
         st.segments[segment as usize].next = Some(t);
-        st.queue.push_back((t as u32, work));
+        st.queue.push((t as u32, work));
         st.splits += 1;
-        self.update_want(&st);
-        self.work.notify_one();
+        if st.idle > 0 {
+            self.work.notify_one();
+        } else if self.per_segment.is_some() {
+            // The helper working furthest right, if right of this part,
+            // sets its part aside for it.
+            let at = st.order(t as u32);
+            let furthest = (0..st.helpers.len())
+                .filter_map(|i| Some((i, st.order(st.helpers[i].running?))))
+                .filter(|&(_, o)| o > at)
+                .max_by_key(|&(_, o)| o);
+            if let Some((i, _)) = furthest {
+                self.pause[i + 1].store(true, Ordering::Relaxed);
+            }
+        }
+        self.update_flags(&st);
     }
 }
 

@@ -745,6 +745,14 @@ impl Backend {
                     r.outputs.push(Output::Aborted);
                     return;
                 }
+                // Only helpers of a parallel search pause, never its root.
+                Event::Paused => {
+                    self.end_query();
+                    let e = crate::diagnostics::RuntimeError::new("internal error: a query paused");
+                    r.outputs
+                        .push(Output::Error(self.session.render(&[e.into()])));
+                    return;
+                }
             }
         }
     }

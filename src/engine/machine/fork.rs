@@ -33,18 +33,23 @@
 
 #[allow(unused_imports)]
 use super::*;
-use crate::engine::parallel::Splits;
+use crate::engine::parallel::{Poll, Splits};
 
 /// A machine's state at a split, ready to run on another thread as the
 /// thief (see the module doc): everything but the host, the tracer,
 /// foreign predicates, open files and the module cache, none of which a
-/// parallel search uses.  Clause templates are copied, not shared, so the
-/// workers never touch one another's reference counts.
+/// parallel search uses.  Clause templates are not shared between the
+/// workers' machines (so that none touches another's reference counts):
+/// those of the program travel as one copy made at the search's first
+/// split ([`ProgramTemplates`]), each thread making its own from it once,
+/// and those made during the search are copied at each split.
 pub struct Forked {
     symbols: Symbols,
     sources: Sources,
     binder_names: Vec<SymId>,
     predicate_binders: Vec<Option<bool>>,
+    program: ProgramTemplates,
+    /// The templates after the program's (made for single assumptions).
     templates: Vec<Template>,
     templates_kept: u32,
     own_templates: Vec<(u32, u32)>,
@@ -86,16 +91,44 @@ const _: () = {
     sendable::<Forked>();
 };
 
+/// The program's templates (those below `templates_kept`, which do not
+/// change while a parallel search runs: it loads no module), copied once
+/// for the search's threads.
+pub(crate) type ProgramTemplates = Arc<Vec<Template>>;
+
+/// A helper thread's own templates of the program, made from the copy
+/// the search's splits carry, once per copy.
+#[derive(Default)]
+pub(crate) struct TemplateCache {
+    from: Option<ProgramTemplates>,
+    own: Vec<Rc<Template>>,
+}
+
+impl TemplateCache {
+    /// The thread's templates of `program`.
+    fn of(&mut self, program: &ProgramTemplates) -> &[Rc<Template>] {
+        if !self.from.as_ref().is_some_and(|p| Arc::ptr_eq(p, program)) {
+            self.own = program.iter().map(|t| Rc::new(t.clone())).collect();
+            self.from = Some(program.clone());
+        }
+        &self.own
+    }
+}
+
 /// How a machine takes part in a parallel search: its pool, and the
 /// segment of the search order it works on.
 #[derive(Clone)]
 pub(crate) struct PoolLink {
     pub(crate) pool: Arc<dyn Splits>,
     pub(crate) segment: u32,
+    /// The worker it is (0: the root).
+    pub(crate) worker: u32,
     /// The machine's inference count when it joined the search.
     pub(crate) since: u64,
     /// Whether to split at every chance (see [`Machine::join_pool`]).
     pub(crate) often: bool,
+    /// The program's templates as the splits carry them, once made.
+    pub(crate) program: Option<ProgramTemplates>,
 }
 
 /// What copying a clause template costs, in bytes, about (a fact of
@@ -166,8 +199,10 @@ impl Machine {
         self.pool = Some(PoolLink {
             pool,
             segment: 0,
+            worker: 0,
             since: self.inferences,
             often,
+            program: None,
         });
         if often {
             self.tick_mask = 0x7;
@@ -229,6 +264,20 @@ impl Machine {
     /// be split off.
     pub(crate) fn split(&mut self) -> Option<Forked> {
         let (barrier, j) = self.stealable()?;
+        let kept = self.templates_kept as usize;
+        let program = match self.pool.as_mut()?.program.clone() {
+            Some(p) if p.len() == kept => p,
+            _ => {
+                let p: ProgramTemplates = Arc::new(
+                    self.templates[..kept]
+                        .iter()
+                        .map(|t| Template::clone(t))
+                        .collect(),
+                );
+                self.pool.as_mut()?.program = Some(p.clone());
+                p
+            }
+        };
         let mut choices = self.choices[..=j].to_vec();
         for c in &mut choices[barrier + 1..j] {
             c.alt = Alternative::Given;
@@ -239,7 +288,11 @@ impl Machine {
             sources: self.sources.clone(),
             binder_names: self.binder_names.clone(),
             predicate_binders: self.predicate_binders.clone(),
-            templates: self.templates.iter().map(|t| Template::clone(t)).collect(),
+            program,
+            templates: self.templates[kept..]
+                .iter()
+                .map(|t| Template::clone(t))
+                .collect(),
             templates_kept: self.templates_kept,
             own_templates: self.own_templates.clone(),
             options: self.options.clone(),
@@ -277,7 +330,8 @@ impl Machine {
     }
 
     /// The thief of a split, on the thread that runs it: `host` gets what
-    /// it writes, `interrupt` stops it, `link` names its pool and segment.
+    /// it writes, `interrupt` stops it, `link` names its pool and segment,
+    /// `cache` holds the thread's templates of the program.
     /// Its counters (inferences, collections, the look-ahead record's
     /// figures, proofs rejected for unused resources) start at zero, so
     /// that they count its own work.  [`Machine::next_answer`] resumes the
@@ -286,8 +340,12 @@ impl Machine {
         f: Forked,
         host: Box<dyn Host>,
         interrupt: Arc<AtomicBool>,
-        link: PoolLink,
+        mut link: PoolLink,
+        cache: &mut TemplateCache,
     ) -> Machine {
+        let mut templates = cache.of(&f.program).to_vec();
+        templates.extend(f.templates.into_iter().map(Rc::new));
+        link.program = Some(f.program);
         let mut decisions = f.decisions;
         decisions.made = 0;
         decisions.recalled = 0;
@@ -296,7 +354,7 @@ impl Machine {
             sources: f.sources,
             binder_names: f.binder_names,
             predicate_binders: f.predicate_binders,
-            templates: f.templates.into_iter().map(Rc::new).collect(),
+            templates,
             templates_kept: f.templates_kept,
             own_templates: f.own_templates,
             modules: Vec::new(),
@@ -367,28 +425,32 @@ impl Machine {
         m
     }
 
-    /// At a periodic check: when a worker of the pool waits for work, give
-    /// it some, if the search can be split.
+    /// At a periodic check, what the pool asks: split off work (when a
+    /// worker waits for it), or pause (true: a part of the search to the
+    /// left of this one waits for this thread; see
+    /// [`crate::engine::parallel`]).
     #[inline(never)]
-    pub(super) fn offer_work(&mut self) {
+    pub(super) fn pool_tick(&mut self) -> bool {
         let Some(link) = self.pool.clone() else {
-            return;
+            return false;
         };
-        if !link.pool.wanted() {
-            return;
-        }
-        // A split copies the whole state: not before the search has done
-        // work worth ten times the copy (a deep recursion holding a
-        // gigabyte is never copied; the puzzles' small states are, after
-        // a few milliseconds).
-        let bytes = self.memory_used() + self.templates.len() * TEMPLATE_BYTES;
-        if !link.often
-            && self.inferences.saturating_sub(link.since) < (bytes / BYTES_PER_INFERENCE) as u64
-        {
-            return;
-        }
-        if let Some(work) = self.split() {
-            link.pool.give(link.segment, work);
+        match link.pool.poll(link.worker, link.segment) {
+            Poll::Nothing => false,
+            Poll::Pause => true,
+            Poll::Split => {
+                // A split copies the whole state: not before the search
+                // has done work worth ten times the copy (a deep
+                // recursion holding a gigabyte is never copied; the
+                // puzzles' small states are, after a few milliseconds).
+                let bytes = self.memory_used() + self.templates.len() * TEMPLATE_BYTES;
+                let worth = (bytes / BYTES_PER_INFERENCE) as u64;
+                if link.often || self.inferences.saturating_sub(link.since) >= worth {
+                    if let Some(work) = self.split() {
+                        link.pool.give(link.segment, work);
+                    }
+                }
+                false
+            }
         }
     }
 }

@@ -115,6 +115,11 @@ pub enum Event {
     Bye,
     /// `abort` was called.
     Abort,
+    /// A machine working in a parallel search stopped so that its thread
+    /// can take up a part of the search to the left of its own
+    /// ([`crate::engine::parallel`]); [`Machine::resume`] goes on.  Never
+    /// returned to the caller of a search on one thread.
+    Paused,
 }
 
 /// The proof rule a proof node records.
@@ -1070,6 +1075,11 @@ impl Machine {
         self.run_on()
     }
 
+    /// Go on after [`Event::Paused`], where the search stopped.
+    pub fn resume(&mut self) -> Result<Event, RuntimeError> {
+        self.run_on()
+    }
+
     /// [`Machine::run`] right after backtracking, which may have decided
     /// the candidates of the first conjunct of the clause it entered.
     fn run_on(&mut self) -> Result<Event, RuntimeError> {
@@ -1120,6 +1130,11 @@ impl Machine {
             self.ticks = self.ticks.wrapping_add(1);
             if self.ticks & self.tick_mask == 0 {
                 self.check_limits()?;
+                // (Not inside `findall`, `count` or `not`: their search runs
+                // on the native stack, and pauses only at its own end.)
+                if self.pool.is_some() && self.sub_searches == 0 && self.pool_tick() {
+                    return Ok(Event::Paused);
+                }
             }
             if self.cont == NONE {
                 // Only reachable if a query was not started.
@@ -1291,9 +1306,6 @@ impl Machine {
 
     fn check_limits(&mut self) -> Result<(), RuntimeError> {
         self.host.tick();
-        if self.pool.is_some() {
-            self.offer_work();
-        }
         if self.host.output_failed() {
             return Err(output_failed_error());
         }
