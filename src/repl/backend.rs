@@ -918,10 +918,10 @@ impl Backend {
         let counting = matches!(self.answers, Answers::Count(_));
         let AnswerData {
             mut text,
+            bindings,
             pairs,
             proof,
         } = data;
-        let bindings = !pairs.is_empty();
         match proof {
             ProofMade::NotRecorded => {}
             ProofMade::Stopped => {
@@ -1380,6 +1380,11 @@ struct AnswerPolicy {
 #[derive(Debug)]
 struct AnswerData {
     text: String,
+    /// Whether the answer binds a named variable.
+    bindings: bool,
+    /// The bindings printed, when a proof is shown with them (else
+    /// empty: a parallel search keeps every answer of the parts after
+    /// the one being read, so they are kept small).
     pairs: Vec<(String, String)>,
     proof: ProofMade,
 }
@@ -1403,7 +1408,7 @@ enum ProofMade {
     /// complaint when it was asked to check the proof and rejected it.
     Built(
         Option<Box<crate::proof::Proof>>,
-        Option<crate::proof::CheckError>,
+        Option<Box<crate::proof::CheckError>>,
     ),
 }
 
@@ -1435,7 +1440,7 @@ fn answer_data(m: &mut Machine, policy: &AnswerPolicy) -> AnswerData {
         match crate::proof::build_within(m, &policy.vars, bound) {
             Ok(proof) => {
                 let rejected_by = match &proof {
-                    Some(proof) if policy.view.check => proof.check().err(),
+                    Some(proof) if policy.view.check => proof.check().err().map(Box::new),
                     _ => None,
                 };
                 ProofMade::Built(proof.map(Box::new), rejected_by)
@@ -1445,7 +1450,17 @@ fn answer_data(m: &mut Machine, policy: &AnswerPolicy) -> AnswerData {
     } else {
         ProofMade::NotRecorded
     };
-    AnswerData { text, pairs, proof }
+    let bindings = !pairs.is_empty();
+    let pairs = match proof {
+        ProofMade::Built(Some(_), _) => pairs,
+        _ => Vec::new(),
+    };
+    AnswerData {
+        text,
+        bindings,
+        pairs,
+        proof,
+    }
 }
 
 /// The note for a goal that no head of its predicate can match.
