@@ -26,7 +26,7 @@
 //! always works on the leftmost part it can (taken from the queue or set
 //! aside by itself).  An exhaustive search splits only for idle helpers.
 //! Helper threads are started at the root's first check, so a query that
-//! ends before it (a few thousand steps) never starts one.
+//! ends before it (a thousand steps) never starts one.
 //!
 //! **Figures.**  Each helper counts its inferences from zero; an answer
 //! carries the inferences made in its segment since the segment's

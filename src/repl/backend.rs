@@ -422,7 +422,7 @@ impl Backend {
 
     /// Make parallel searches split whenever they can, whether or not a
     /// worker waits for work, and look every 8 steps instead of every
-    /// 4,096: many more splits than a search needs, for tests of the
+    /// 1,024: many more splits than a search needs, for tests of the
     /// parallel search's order (`LOLLI_SPLIT_STRESS` for the command line).
     pub fn split_often(&mut self, on: bool) {
         self.split_often = on;

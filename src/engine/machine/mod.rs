@@ -720,10 +720,11 @@ pub struct Machine {
     /// when the machine is made, so user symbols fall outside the table).
     builtin_table: Vec<[Option<Builtin>; 4]>,
     /// Steps run, modulo 2^32: limits (interrupt, time, memory) are checked
-    /// every 4096.
+    /// every 4,096 (see `tick_mask`).
     ticks: u32,
     /// `ticks` bits that must be zero for the periodic checks (every
-    /// 4,096 steps; every 64 under `LOLLI_GC_STRESS`).
+    /// 4,096 steps; every 1,024 in a parallel search; every 64 under
+    /// `LOLLI_GC_STRESS`).
     tick_mask: u32,
     /// Heap length at which the next collection is due (see [`gc`]).
     gc_next: usize,
