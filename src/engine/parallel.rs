@@ -94,6 +94,9 @@ pub struct Figures {
     pub gc: GcStats,
     /// Its look-ahead record's decisions made and recalled.
     pub record: (u64, u64),
+    /// Whether its look-ahead record is turned off (it stopped itself, or
+    /// the record it started from, its giver's, had).
+    pub record_off: bool,
     /// The proofs it rejected for leaving linear resources unused, and
     /// the first resource so left, printed (see [`Machine::left_unused`]).
     pub left_unused: (u64, Option<String>),
@@ -103,11 +106,12 @@ impl Figures {
     /// The figures of `m`'s search so far.
     pub fn of(m: &Machine) -> Figures {
         let (left, first) = m.left_unused();
-        let (made, recalled, _) = m.lookahead_record();
+        let (made, recalled, on) = m.lookahead_record();
         Figures {
             inferences: m.inferences,
             gc: m.gc_stats(),
             record: (made, recalled),
+            record_off: !on,
             left_unused: (left, first.map(str::to_string)),
         }
     }
@@ -125,6 +129,7 @@ impl Figures {
                 self.record.0 - before.record.0,
                 self.record.1 - before.record.1,
             ),
+            record_off: self.record_off,
             left_unused: (
                 self.left_unused.0 - before.left_unused.0,
                 match before.left_unused.1 {
@@ -143,6 +148,7 @@ impl Figures {
         self.gc.reclaimed += other.gc.reclaimed;
         self.record.0 += other.record.0;
         self.record.1 += other.record.1;
+        self.record_off |= other.record_off;
         self.left_unused.0 += other.left_unused.0;
         if self.left_unused.1.is_none() {
             self.left_unused.1.clone_from(&other.left_unused.1);

@@ -150,8 +150,10 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
 /// table's figures so far.
 pub fn stats_lines(m: &Machine, n: u64, secs: f64, parallel: Option<Parallel<'_>>) -> String {
     let mut gc = m.gc_stats();
-    let (mut made, mut recalled, on) = m.lookahead_record();
+    let (mut made, mut recalled, mut on) = m.lookahead_record();
     if let Some(p) = &parallel {
+        // (Off when any worker's record turned itself off.)
+        on &= !p.figures.record_off;
         gc.runs += p.figures.gc.runs;
         gc.reclaimed += p.figures.gc.reclaimed;
         made += p.figures.record.0;
