@@ -211,3 +211,58 @@ fn the_triangle_is_the_same_with_workers() {
         assert!(splits > 0, "{args:?}: the search was not split");
     }
 }
+
+/// The value of the line of `text` that starts with `prefix`, if any.
+fn line_after<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    text.lines().find_map(|l| l.strip_prefix(prefix))
+}
+
+#[test]
+fn the_top_level_s_figures_count_every_worker_s_part() {
+    // A goal read by the top level, then `:stats`: the time `--stats`
+    // prints for the goal and the session's search time are the same
+    // (the root worker's part included), and so are their look-ahead
+    // records (every worker's decisions).
+    let dir = temp_dir("par-top-stats");
+    let jumps = if cfg!(debug_assertions) { 6 } else { 8 };
+    let n = (0..jumps).fold("z".to_string(), |t, _| format!("(s {t})"));
+    let program = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/solitaire.lolli"),
+    )
+    .expect("the seed program is there")
+    .replace(
+        "MODULE solitaire.",
+        "MODULE p.\nd 0. d 1. d 2. d 3. d 4. d 5. d 6. d 7. d 8. d 9.\n\
+         many :- d _, d _, d _, d _, d _, fail.\n",
+    );
+    write_file(&dir.join("p.lolli"), &program);
+    for (goal, env) in [
+        // (Every game of that many jumps: no answer.)
+        (
+            format!("jump {n}, fail."),
+            &[("LOLLI_SPLIT_STRESS", "1")][..],
+        ),
+        ("many.".to_string(), &[]),
+    ] {
+        let input = format!("{goal}\n:stats\n");
+        let run = lolli_in(&dir, &["--stats", "-j", "3", "p.lolli"], &input, env);
+        assert_eq!(run.code, 0, "{goal}: {}", run.stderr);
+        let secs = line_after(&run.stderr, "% ")
+            .and_then(|l| l.split(" inferences in ").nth(1))
+            .expect("--stats prints the goal's time");
+        assert_eq!(
+            Some(secs),
+            line_after(&run.stdout, "search time:       "),
+            "{goal}: {}{}",
+            run.stderr,
+            run.stdout
+        );
+        assert_eq!(
+            line_after(&run.stderr, "% look-ahead record: "),
+            line_after(&run.stdout, "look-ahead record: "),
+            "{goal}: {}{}",
+            run.stderr,
+            run.stdout
+        );
+    }
+}

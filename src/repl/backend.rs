@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use super::commands::{self, Command};
 use super::inspect;
 use crate::diagnostics::{Error, Severity, Warning};
-use crate::engine::machine::Event;
+use crate::engine::machine::{Event, GcStats};
 use crate::engine::parallel::{Figures, Item, Next as Found, Pool};
 use crate::engine::Machine;
 use crate::repl::inspect::Parallel;
@@ -191,6 +191,10 @@ pub struct Backend {
     /// search, and how many times it was split (`None`: it ran on one
     /// thread).
     parallel: Option<(Figures, u64)>,
+    /// The other workers' collections in the parallel searches of the
+    /// session's earlier goals (the last goal's are in `parallel`), for
+    /// `:stats`.
+    others_gc: GcStats,
 }
 
 /// Receives the outputs of a query's answers while the query goes on to the
@@ -296,6 +300,7 @@ impl Backend {
             split_often: false,
             pool: None,
             parallel: None,
+            others_gc: GcStats::default(),
         })
     }
 
@@ -640,7 +645,10 @@ impl Backend {
             .interrupt
             .store(false, Ordering::Relaxed);
         if !p.started {
-            self.parallel = None;
+            if let Some((figures, _)) = self.parallel.take() {
+                self.others_gc.runs += figures.gc.runs;
+                self.others_gc.reclaimed += figures.gc.reclaimed;
+            }
             self.pool = self.parallel_pool(&p);
             if let Some(pool) = &self.pool {
                 self.session
@@ -696,10 +704,11 @@ impl Backend {
                 }
                 Event::Exhausted if self.pool.as_ref().is_some_and(|pool| pool.started()) => {
                     // The root worker's part is over; the other workers'
-                    // parts come after it, and its inferences since its
-                    // last answer are counted with theirs.
+                    // parts come after it, and its inferences and time
+                    // since its last answer are counted with theirs.
                     self.stats.inferences -= steps;
-                    self.read_segments(p, steps, r);
+                    self.stats.search_time -= elapsed;
+                    self.read_segments(p, steps, start, r);
                     return;
                 }
                 Event::Exhausted => {
@@ -788,8 +797,9 @@ impl Backend {
     /// The rest of a parallel search, once the root worker's own part is
     /// exhausted: the other workers' answers, text and errors, in the
     /// order of the sequential search (see [`crate::engine::parallel`]).
-    /// `carried` counts the root's inferences since its last answer.
-    fn read_segments(&mut self, mut p: Pending, carried: u64, r: &mut Reply) {
+    /// `carried` counts the root's inferences since its last answer, made
+    /// from `started` on.
+    fn read_segments(&mut self, mut p: Pending, carried: u64, started: Instant, r: &mut Reply) {
         let (left, first) = self.session.machine.left_unused();
         let mut figures = Figures {
             inferences: carried,
@@ -799,7 +809,7 @@ impl Backend {
         if let Some(pool) = &self.pool {
             pool.root_done();
         }
-        let mut since = Instant::now();
+        let mut since = started;
         loop {
             let Some(pool) = &self.pool else {
                 return;
@@ -1056,11 +1066,21 @@ impl Backend {
             Command::Context => r
                 .outputs
                 .push(text(inspect::context(&mut self.session.machine))),
-            Command::Stats => r.outputs.push(text(inspect::stats(
-                &self.session.machine,
-                &self.stats,
-                self.depth(),
-            ))),
+            Command::Stats => {
+                let last = self.parallel.as_ref().map(|(figures, _)| figures);
+                let mut gc = self.others_gc;
+                if let Some(f) = last {
+                    gc.runs += f.gc.runs;
+                    gc.reclaimed += f.gc.reclaimed;
+                }
+                let others = inspect::Others { gc, last };
+                r.outputs.push(text(inspect::stats(
+                    &self.session.machine,
+                    &self.stats,
+                    self.depth(),
+                    others,
+                )))
+            }
             Command::Time(on) => {
                 self.timing = on;
                 r.outputs
@@ -1278,6 +1298,9 @@ impl Backend {
         }
         self.configure(&mut fresh);
         self.session = fresh;
+        // (The collections `:stats` counts are the new machine's.)
+        self.parallel = None;
+        self.others_gc = GcStats::default();
         // The last proof is of the program as it was.
         self.last_proof = None;
         self.proof_not_kept = None;

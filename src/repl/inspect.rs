@@ -115,10 +115,16 @@ pub fn context(m: &mut Machine) -> String {
     )
 }
 
-/// The `:stats` report.
-pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
+/// The `:stats` report.  `others` holds what the other workers of
+/// parallel searches did: their collections over the session, and the
+/// figures of the last query's search when it ran in parallel.
+pub fn stats(m: &Machine, s: &Stats, depth: usize, others: Others<'_>) -> String {
     let ctx = &m.ctx;
     let linear = ctx.entries.iter().filter(|e| e.linear).count();
+    let mut gc = m.gc_stats();
+    gc.runs += others.gc.runs;
+    gc.reclaimed += others.gc.reclaimed;
+    let (made, recalled, on) = record_with(m, others.last);
     format!(
         "queries run:       {}\n\
          inferences:        {}\n\
@@ -139,10 +145,32 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
         m.modules.len(),
         m.store.heap.len(),
         m.store.trail.entries.len(),
-        gc_line(m),
+        gc_text(gc),
         memo_line(m),
-        record_line(m).unwrap_or_default(),
+        record_text(made, recalled, on).unwrap_or_default(),
     )
+}
+
+/// What the other workers of parallel searches did, for `:stats`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Others<'a> {
+    /// Their collections, over the session.
+    pub gc: crate::engine::machine::GcStats,
+    /// Their figures in the last query, when it ran in parallel.
+    pub last: Option<&'a crate::engine::parallel::Figures>,
+}
+
+/// The look-ahead record's figures of the last query: the machine's,
+/// with `others'` (the other workers' of a parallel search) added; off
+/// when any worker's record turned itself off.
+fn record_with(m: &Machine, others: Option<&crate::engine::parallel::Figures>) -> (u64, u64, bool) {
+    let (mut made, mut recalled, mut on) = m.lookahead_record();
+    if let Some(f) = others {
+        on &= !f.record_off;
+        made += f.record.0;
+        recalled += f.record.1;
+    }
+    (made, recalled, on)
 }
 
 /// What `--stats` prints after a goal (or, at a top level, an answer):
@@ -150,15 +178,11 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize) -> String {
 /// table's figures so far.
 pub fn stats_lines(m: &Machine, n: u64, secs: f64, parallel: Option<Parallel<'_>>) -> String {
     let mut gc = m.gc_stats();
-    let (mut made, mut recalled, mut on) = m.lookahead_record();
     if let Some(p) = &parallel {
-        // (Off when any worker's record turned itself off.)
-        on &= !p.figures.record_off;
         gc.runs += p.figures.gc.runs;
         gc.reclaimed += p.figures.gc.reclaimed;
-        made += p.figures.record.0;
-        recalled += p.figures.record.1;
     }
+    let (made, recalled, on) = record_with(m, parallel.map(|p| p.figures));
     let parallel = parallel
         .filter(|p| p.splits > 0)
         .map_or(String::new(), |p| {
@@ -191,14 +215,9 @@ pub struct Parallel<'a> {
     pub splits: u64,
 }
 
-/// The look-ahead record's figures for the last query, when it made a
-/// decision: how many it made and recalled, and whether it turned itself
-/// off (positions rarely recurring).
-pub fn record_line(m: &Machine) -> Option<String> {
-    let (made, recalled, on) = m.lookahead_record();
-    record_text(made, recalled, on)
-}
-
+/// The look-ahead record's line, when the query made a decision: how
+/// many it made and recalled, and whether it turned itself off (positions
+/// rarely recurring).
 fn record_text(made: u64, recalled: u64, on: bool) -> Option<String> {
     (made > 0).then(|| {
         format!(
@@ -217,10 +236,6 @@ pub fn inferences_line(n: u64, secs: f64) -> String {
 
 /// What the heap's garbage collector has done, as `--stats` and `:stats`
 /// print it.
-pub fn gc_line(m: &Machine) -> String {
-    gc_text(m.gc_stats())
-}
-
 fn gc_text(gc: crate::engine::machine::GcStats) -> String {
     format!(
         "garbage collected: {} collection{}, {} reclaimed\n",
