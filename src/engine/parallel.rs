@@ -144,8 +144,7 @@ impl Figures {
     /// one's when it has one (segments are added in search order).
     pub fn add(&mut self, other: &Figures) {
         self.inferences += other.inferences;
-        self.gc.runs += other.gc.runs;
-        self.gc.reclaimed += other.gc.reclaimed;
+        self.gc.add(other.gc);
         self.record.0 += other.record.0;
         self.record.1 += other.record.1;
         self.record_off |= other.record_off;

@@ -646,8 +646,7 @@ impl Backend {
             .store(false, Ordering::Relaxed);
         if !p.started {
             if let Some((figures, _)) = self.parallel.take() {
-                self.others_gc.runs += figures.gc.runs;
-                self.others_gc.reclaimed += figures.gc.reclaimed;
+                self.others_gc.add(figures.gc);
             }
             self.pool = self.parallel_pool(&p);
             if let Some(pool) = &self.pool {
@@ -1067,13 +1066,10 @@ impl Backend {
                 .outputs
                 .push(text(inspect::context(&mut self.session.machine))),
             Command::Stats => {
-                let last = self.parallel.as_ref().map(|(figures, _)| figures);
-                let mut gc = self.others_gc;
-                if let Some(f) = last {
-                    gc.runs += f.gc.runs;
-                    gc.reclaimed += f.gc.reclaimed;
-                }
-                let others = inspect::Others { gc, last };
+                let others = inspect::Others {
+                    earlier_gc: self.others_gc,
+                    last: self.parallel.as_ref().map(|(figures, _)| figures),
+                };
                 r.outputs.push(text(inspect::stats(
                     &self.session.machine,
                     &self.stats,

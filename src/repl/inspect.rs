@@ -115,15 +115,16 @@ pub fn context(m: &mut Machine) -> String {
     )
 }
 
-/// The `:stats` report.  `others` holds what the other workers of
-/// parallel searches did: their collections over the session, and the
-/// figures of the last query's search when it ran in parallel.
+/// The `:stats` report, with what the other workers of parallel searches
+/// did (`others`).
 pub fn stats(m: &Machine, s: &Stats, depth: usize, others: Others<'_>) -> String {
     let ctx = &m.ctx;
     let linear = ctx.entries.iter().filter(|e| e.linear).count();
     let mut gc = m.gc_stats();
-    gc.runs += others.gc.runs;
-    gc.reclaimed += others.gc.reclaimed;
+    gc.add(others.earlier_gc);
+    if let Some(f) = others.last {
+        gc.add(f.gc);
+    }
     let (made, recalled, on) = record_with(m, others.last);
     format!(
         "queries run:       {}\n\
@@ -154,8 +155,8 @@ pub fn stats(m: &Machine, s: &Stats, depth: usize, others: Others<'_>) -> String
 /// What the other workers of parallel searches did, for `:stats`.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Others<'a> {
-    /// Their collections, over the session.
-    pub gc: crate::engine::machine::GcStats,
+    /// Their collections in the session's goals before the last.
+    pub earlier_gc: crate::engine::machine::GcStats,
     /// Their figures in the last query, when it ran in parallel.
     pub last: Option<&'a crate::engine::parallel::Figures>,
 }
@@ -179,8 +180,7 @@ fn record_with(m: &Machine, others: Option<&crate::engine::parallel::Figures>) -
 pub fn stats_lines(m: &Machine, n: u64, secs: f64, parallel: Option<Parallel<'_>>) -> String {
     let mut gc = m.gc_stats();
     if let Some(p) = &parallel {
-        gc.runs += p.figures.gc.runs;
-        gc.reclaimed += p.figures.gc.reclaimed;
+        gc.add(p.figures.gc);
     }
     let (made, recalled, on) = record_with(m, parallel.map(|p| p.figures));
     let parallel = parallel

@@ -65,6 +65,14 @@ pub struct GcStats {
     pub reclaimed: u64,
 }
 
+impl GcStats {
+    /// Count `other`'s collections too (another machine's).
+    pub fn add(&mut self, other: GcStats) {
+        self.runs += other.runs;
+        self.reclaimed += other.reclaimed;
+    }
+}
+
 /// Something the collector must find every heap reference in.
 trait RootVisitor {
     /// The start of the segment collected: cells below it are neither
