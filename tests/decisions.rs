@@ -393,3 +393,63 @@ fn the_facts_a_move_assumes_are_named_alike_when_met_again() {
         .collect();
     assert_eq!(counts, [4, 10, 14, 6]);
 }
+
+/// A line of holes whose jumps are moves (`h X peg , h (s X) peg , h (s
+/// (s X)) empty` then the assumption), with a fact twice and one that is
+/// unbounded: a take whose lookup gives two candidates is made the usual
+/// way, one that gives one is made from the fact it found before.
+const HOLES: &str = "
+MODULE line.
+LINEAR h z peg.
+LINEAR h (s z) peg.
+LINEAR h (s (s z)) empty.
+LINEAR h (s (s (s z))) peg.
+LINEAR h (s (s (s (s z)))) peg.
+LINEAR h (s (s (s (s z)))) peg.
+LINEAR h (s (s (s (s (s z))))) empty.
+h (s (s (s (s (s (s z)))))) peg.
+LINEAR h (s (s (s (s (s (s (s z))))))) empty.
+jump (s N) :- h X peg , h (s X) peg , h (s (s X)) empty ,
+   ((h X empty , h (s X) empty , h (s (s X)) peg) -o jump N).
+jump (s N) :- h (s (s X)) peg , h (s X) peg , h X empty ,
+   ((h (s (s X)) empty , h (s X) empty , h X peg) -o jump N).
+jump z :- erase.
+twice N :- jump N , jump N.
+ruled N :- (h (s z) peg :- true) => jump N.
+";
+
+#[test]
+fn the_takes_of_moves_are_made_alike_from_known_facts() {
+    let goals: Vec<String> = (1..=4)
+        .flat_map(|n| {
+            [
+                format!("jump {}", nat(n)),
+                format!("twice {}", nat(n)),
+                format!("ruled {}", nat(n)),
+            ]
+        })
+        .collect();
+    let goals: Vec<(&str, usize)> = goals.iter().map(|g| (g.as_str(), usize::MAX)).collect();
+    agree("line", &text(HOLES), &goals);
+    let (mut on, cap) = loaded(true, &text(HOLES));
+    let (answers, _, _) = run(&mut on, &cap, &format!("jump {}", nat(3)), usize::MAX);
+    assert!(!answers.is_empty());
+    assert!(on.machine.known_takes > 0, "no take made from a known fact");
+
+    let eight = format!("jump {}", nat(8));
+    agree(
+        "centre",
+        &file("bench/centre.lolli"),
+        &[(&eight, usize::MAX)],
+    );
+    let (mut on, cap) = loaded(true, &file("bench/centre.lolli"));
+    let (answers, _, inferences) = run(&mut on, &cap, &eight, usize::MAX);
+    // 5,508 games of eight jumps end with the last pegs' hole filled.
+    assert_eq!(answers.len(), 5508);
+    // Two takes a move, most of them from facts met before.
+    assert!(
+        on.machine.known_takes * 4 > inferences,
+        "{} of {inferences}",
+        on.machine.known_takes
+    );
+}

@@ -77,6 +77,7 @@ pub fn template_of_heap(
     let ends = crate::logic::template::block_ends(&cells);
     let mut conjuncts = crate::logic::template::conjuncts_of(&cells, &ends, &alts);
     let ahead = crate::logic::lookahead::plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
+    let takes = crate::logic::template::takes_of(&conjuncts);
     let binder_heads = crate::logic::template::binders_in_heads(&cells, &ends, &alts);
     let left_nested = crate::logic::template::left_nested_of(&cells, &alts);
     let tpl = Template {
@@ -93,6 +94,7 @@ pub fn template_of_heap(
         conjuncts,
         left_nested,
         ahead,
+        takes,
         origin: None,
         goal_spans: Box::default(),
     };

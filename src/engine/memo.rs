@@ -502,6 +502,11 @@ pub const MAX_MOVE_FACTS: usize = 8;
 /// the sum of their hashes.
 pub(crate) type MoveFacts = ([u32; MAX_MOVE_FACTS], u64);
 
+/// What the take of a move finds from a given candidate (see
+/// [`MemoTable::take_fact`]): the id of the fact's term, and the index
+/// keys and first-argument signature of the call, which is that term.
+pub(crate) type TakeFact = (u32, Keys, u32);
+
 /// A fact's name and number of arguments, its head's index keys, and the
 /// digests of its first arguments, as [`head_keys_and_digests`] gives them.
 ///
@@ -539,6 +544,12 @@ pub struct MemoTable {
     /// (see the memo look-ahead, and `Machine::move_assumed`, which
     /// names the facts of a move by them).  Bounded by [`MOVES_KEPT`].
     moves: HashMap<(u32, u32, u32), MoveFacts, FastHash>,
+    /// What each take of a move finds, by the move (template and plan),
+    /// the take's place among the move's takes and the id of the
+    /// candidate's term: the candidate's term decides the take's goal, a
+    /// ground atom, so the fact found once is the one to find whenever the
+    /// ids hold (see `Machine::fast_take`).  Bounded by [`MOVES_KEPT`].
+    takes: HashMap<(u32, u32, u32, u32), TakeFact, FastHash>,
     /// The index keys of interned facts that moves assume, by id (see
     /// `Machine::assume_clause`): the term decides them, so they are
     /// computed once per term.  Counted in `terms_bytes`.
@@ -612,6 +623,7 @@ impl MemoTable {
             term_list: Vec::new(),
             by_key: HashMap::default(),
             moves: HashMap::default(),
+            takes: HashMap::default(),
             fact_keys: HashMap::default(),
             terms_bytes: 0,
             numbering: 0,
@@ -659,6 +671,7 @@ impl MemoTable {
         self.term_list.clear();
         self.by_key.clear();
         self.moves.clear();
+        self.takes.clear();
         self.fact_keys.clear();
         self.terms_bytes = 0;
         self.numbering = self.numbering.wrapping_add(1);
@@ -718,6 +731,23 @@ impl MemoTable {
     /// Forget the facts of every move (the templates they name change).
     pub(crate) fn forget_moves(&mut self) {
         self.moves.clear();
+        self.takes.clear();
+    }
+
+    /// What take `k` of move `moved` (template, plan) finds after a
+    /// candidate of term `id`, when known.
+    #[inline]
+    pub(crate) fn take_fact(&self, moved: (u32, u32), k: u32, id: u32) -> Option<TakeFact> {
+        self.takes.get(&(moved.0, moved.1, k, id)).copied()
+    }
+
+    /// Remember what take `k` of move `moved` finds after a candidate of
+    /// term `id` (checked by unifying the take's goal with the fact).
+    pub(crate) fn learn_take_fact(&mut self, moved: (u32, u32), k: u32, id: u32, fact: TakeFact) {
+        if self.takes.len() >= MOVES_KEPT {
+            self.takes.clear();
+        }
+        self.takes.insert((moved.0, moved.1, k, id), fact);
     }
 
     /// Whether the table holds the key with these parts under `hash`: the

@@ -377,9 +377,14 @@ pub fn plans_of(
                     // (The engine names the facts of a move begun by the
                     // first conjunct only: see `Conjunct::assumes`.)
                     if let Some(mv) = plans[first].moved.as_ref().filter(|_| k == 0) {
-                        let d = 1 + mv.takes.len();
-                        if let Some(c) = conjuncts.get_mut(k + d) {
-                            c.assumes = Some((first as u32, offset(d)));
+                        let m = mv.takes.len();
+                        for j in 0..m {
+                            if let Some(c) = conjuncts.get_mut(k + 1 + j) {
+                                c.take = Some((first as u32, j as u32, offset(1 + j)));
+                            }
+                        }
+                        if let Some(c) = conjuncts.get_mut(k + 1 + m) {
+                            c.assumes = Some((first as u32, offset(1 + m)));
                         }
                     }
                     if let Some(after) = conjuncts.get(k + 2) {

@@ -68,6 +68,10 @@ pub struct Template {
     /// The look-ahead plans of consecutive conjuncts
     /// ([`super::lookahead::plans_of`]), named by [`Conjunct::plan`].
     pub ahead: Box<[AheadPlan]>,
+    /// The conjuncts that are takes of a move begun by their body's first
+    /// conjunct ([`Conjunct::take`]), by their goal's cell, in increasing
+    /// order of it ([`takes_of`]).
+    pub takes: Box<[TakeOf]>,
     /// Where the clause was written, if it came from a source text.
     pub origin: Option<(FileId, Span)>,
     /// Each term written in the body of the clause (in goal position, and
@@ -125,6 +129,48 @@ pub struct Conjunct {
     /// [`AheadPlan::offset`]).  The engine names the facts such a move
     /// assumes by the move and the term of the fact `G1` took.
     pub assumes: Option<(u32, i64)>,
+    /// For a call `Gj` (j = 2 .. m+1) that the move begun by the first
+    /// conjunct takes ([`super::move_plan::MovePlan::takes`]): the
+    /// position in [`Template::ahead`] of the plan of `G1 , G2` whose move
+    /// plan names it, its place among the takes (from 0), and where the
+    /// heap copy of `G1` is relative to this conjunct's block.  The
+    /// candidate `G1` took decides the fact such a take finds, so the
+    /// engine remembers it by the move and the term of that candidate.
+    pub take: Option<(u32, u32, i64)>,
+}
+
+/// A conjunct that is a take of a move ([`Conjunct::take`]), found by its
+/// goal's cell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TakeOf {
+    /// The conjunct's goal: the template cell of its compound term.
+    pub goal: u32,
+    /// The plan of `G1 , G2` whose move plan names it.
+    pub plan: u32,
+    /// Its place among the move's takes, from 0.
+    pub k: u32,
+    /// Where the heap copy of `G1` is relative to the conjunct's block.
+    pub offset: i64,
+}
+
+/// [`Template::takes`]: the conjuncts of every alternative whose
+/// [`Conjunct::take`] is set, ordered by goal cell.
+pub fn takes_of(conjuncts: &[Vec<Conjunct>]) -> Box<[TakeOf]> {
+    let mut takes: Vec<TakeOf> = conjuncts
+        .iter()
+        .flatten()
+        .filter_map(|c| match (c.goal, c.take) {
+            (Cell::Struct(a), Some((plan, k, offset))) => Some(TakeOf {
+                goal: a.0,
+                plan,
+                k,
+                offset,
+            }),
+            _ => None,
+        })
+        .collect();
+    takes.sort_by_key(|t| t.goal);
+    takes.into_boxed_slice()
 }
 
 /// The conjuncts of each alternative's body, for [`Template::conjuncts`]:
@@ -152,6 +198,7 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 plan: u32::MAX,
                                 first: None,
                                 assumes: None,
+                                take: None,
                             }),
                             _ => out.push(Conjunct {
                                 goal: c,
@@ -159,6 +206,7 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 plan: u32::MAX,
                                 first: None,
                                 assumes: None,
+                                take: None,
                             }),
                         }
                     }
@@ -348,6 +396,7 @@ impl<'a> Compiler<'a> {
         let ends = block_ends(&cells);
         let mut conjuncts = conjuncts_of(&cells, &ends, &alts);
         let ahead = plans_of(&cells, &ends, &alts, &mut conjuncts, env_len);
+        let takes = takes_of(&conjuncts);
         let left_nested = left_nested_of(&cells, &alts);
         let binder_heads = binders_in_heads(&cells, &ends, &alts);
         Ok(Template {
@@ -363,6 +412,7 @@ impl<'a> Compiler<'a> {
             keys,
             conjuncts,
             left_nested,
+            takes,
             ahead,
             origin: None,
             goal_spans: self.goal_spans.into_boxed_slice(),
@@ -387,6 +437,7 @@ impl<'a> Compiler<'a> {
             conjuncts: Vec::new(),
             left_nested: Vec::new(),
             ahead: Box::default(),
+            takes: Box::default(),
             origin: None,
             goal_spans: Box::default(),
         })

@@ -211,6 +211,130 @@ impl Machine {
         }
     }
 
+    /// Run the deferred conjunct at block `at` (template `tpl`'s cell `tc`)
+    /// at once when it is a take of the move in progress (see
+    /// [`crate::logic::template::Conjunct::take`]) whose fact is known:
+    /// `Some(true)` when it was taken, `None` when the conjunct is to be
+    /// solved the usual way.
+    ///
+    /// The candidate `G1` took (`Context::move_take`) decides the take's
+    /// goal, a ground atom, so the fact a take found once after a
+    /// candidate of the same term is the one it finds again
+    /// ([`MemoTable::take_fact`]: the fact's term id and the call's index
+    /// keys).  When the lookup with those keys gives one usable candidate
+    /// and its term is that fact's, the call would try that candidate,
+    /// match it (equal ground terms), consume it if linear, leave no
+    /// choice point and go on; this does the same, counted as the same
+    /// inference, without filling the block, computing the keys or
+    /// matching.  Anything else (several candidates, another term, a
+    /// tracer, proofs, a depth limit, a predicate that is not a plain
+    /// lookup) goes the usual way.  The facts are learnt the usual way's
+    /// first time ([`Self::learn_take`]), and only while the resource terms
+    /// have ids (the memo sums kept).
+    #[inline]
+    pub(super) fn fast_take(&mut self, at: u32, tpl: u32, tc: u32, env: u32) -> Option<bool> {
+        let take = self.ctx.move_take;
+        if take == MoveTake::NONE || !self.ctx.memo.on {
+            return None;
+        }
+        let t = &self.templates[tpl as usize];
+        if t.takes.is_empty() {
+            return None;
+        }
+        let of = t.takes[t.takes.binary_search_by_key(&tc, |x| x.goal).ok()?];
+        if take.goal != (at as i64 + of.offset) as u32
+            || self.tracer.is_some()
+            || self.options.proofs
+            || self.options.max_depth.is_some()
+        {
+            return None;
+        }
+        let cand = self.ctx.entries.get(take.entry as usize)?.res;
+        let pred = t.ahead[of.plan as usize].moved.as_ref()?.takes[of.k as usize].pred;
+        if cand == crate::engine::memo::NO_RES || !self.plain_lookup(pred) {
+            return None;
+        }
+        let moved = (tpl, of.plan);
+        let Some((res, keys, sig)) = self.memo.take_fact(moved, of.k, cand) else {
+            self.learn_take(at, tpl, tc, env, (moved, of.k, cand), pred);
+            return None;
+        };
+        let mut cursor = self.ctx.lookup(pred, 8, || keys, || sig);
+        let item = self.ctx.next_usable(&mut cursor)?;
+        let entry = self.ctx.entries[item.entry as usize];
+        if Context::has_more(&cursor) || entry.res != res || self.fact_head(item).is_none() {
+            return None;
+        }
+        self.inferences += 1;
+        self.known_takes += 1;
+        if entry.linear {
+            self.ctx.set_state(&mut self.store.trail, item.entry, GONE);
+        }
+        Some(true)
+    }
+
+    /// Whether a call of `pred` is a plain lookup in the context: not a
+    /// connective, a built-in, a foreign or a memoized predicate.
+    fn plain_lookup(&self, (f, n): (SymId, u32)) -> bool {
+        !self.built_in_name(f, n)
+            && f != sym::APPLY
+            && self.foreign_of(f, n).is_none()
+            && !(self.ctx.memo.on && self.memo_preds.get(f.0 as usize) == Some(&true))
+    }
+
+    /// Learn what the take at block `at` finds (see [`Self::fast_take`]):
+    /// fill the block, look the goal up as [`Self::solve`] would, and when
+    /// one usable candidate comes, a ground fact whose term has an id and
+    /// matches the goal, remember it under `key` (the move, the take's
+    /// place, the candidate's term).  Changes nothing but the block, which
+    /// the usual way fills anyway.
+    #[cold]
+    #[inline(never)]
+    fn learn_take(
+        &mut self,
+        at: u32,
+        tpl: u32,
+        tc: u32,
+        env: u32,
+        key: ((u32, u32), u32, u32),
+        pred: (SymId, u32),
+    ) {
+        self.fill_deferred(at, tpl, tc, env);
+        let g = Cell::Struct(Addr(at));
+        let heap = &self.store.heap;
+        let (found, keys) = keys_of(
+            &heap.cells,
+            &heap.digests,
+            |c| heap.deref(c),
+            g,
+            &mut self.scratch,
+        );
+        if found != pred || keys.whole.is_none() || pred.1 == 0 {
+            return;
+        }
+        let sig = first_sig(&heap.cells, heap.deref(heap.get(Addr(at + 1))));
+        let mut cursor = self.ctx.lookup(pred, 8, || keys, || sig);
+        let Some(item) = self.ctx.next_usable(&mut cursor) else {
+            return;
+        };
+        let res = self.ctx.entries[item.entry as usize].res;
+        if Context::has_more(&cursor) || res == crate::engine::memo::NO_RES {
+            return;
+        }
+        let Some(head) = self.fact_head(item) else {
+            return;
+        };
+        // The goal is ground: matching binds nothing.
+        let mark = self.store.trail.mark();
+        let same = self.store.unify_ground(g, head);
+        debug_assert_eq!(self.store.trail.mark(), mark);
+        if same {
+            let ((tpl, plan), k, cand) = key;
+            self.memo
+                .learn_take_fact((tpl, plan), k, cand, (res, keys, sig));
+        }
+    }
+
     /// Backchain on template clause `item` (its variables fresh for this use).
     fn try_template(&mut self, goal: Cell, item: Item, parent: u32) -> bool {
         let e = item.entry;

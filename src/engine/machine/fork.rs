@@ -369,6 +369,7 @@ impl Machine {
             proof: f.proof,
             interrupt,
             inferences: 0,
+            known_takes: 0,
             foreign: Default::default(),
             host,
             frames: f.frames,
