@@ -502,10 +502,10 @@ pub const MAX_MOVE_FACTS: usize = 8;
 /// the sum of their hashes.
 pub(crate) type MoveFacts = ([u32; MAX_MOVE_FACTS], u64);
 
-/// What the take of a move finds from a given candidate (see
-/// [`MemoTable::take_fact`]): the id of the fact's term, and the index
-/// keys and first-argument signature of the call, which is that term.
-pub(crate) type TakeFact = (u32, Keys, u32);
+/// What the take of a move finds after a given candidate (see
+/// [`MemoTable::take_fact`]): the id of the fact's term, and the
+/// whole-atom index key of that term, the call's.
+pub(crate) type TakeFact = (u32, u64);
 
 /// A fact's name and number of arguments, its head's index keys, and the
 /// digests of its first arguments, as [`head_keys_and_digests`] gives them.

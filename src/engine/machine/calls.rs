@@ -220,11 +220,12 @@ impl Machine {
     /// The candidate `G1` took (`Context::move_take`) decides the take's
     /// goal, a ground atom, so the fact a take found once after a
     /// candidate of the same term is the one it finds again
-    /// ([`MemoTable::take_fact`]: the fact's term id and the call's index
-    /// keys).  When the lookup with those keys gives one usable candidate
-    /// and its term is that fact's, the call would try that candidate,
-    /// match it (equal ground terms), consume it if linear, leave no
-    /// choice point and go on; this does the same, counted as the same
+    /// ([`MemoTable::take_fact`]: the fact's term id and the call's
+    /// whole-atom key).  When the one usable item that can match the call
+    /// is a fact of that term ([`Context::single_fact`]: no other item
+    /// can unify with a ground call), the call would try it, match it
+    /// (equal ground terms), consume it if linear and go on, with no other
+    /// candidate to come back to; this does the same, counted as the same
     /// inference, without filling the block, computing the keys or
     /// matching.  Anything else (several candidates, another term, a
     /// tracer, proofs, a depth limit, a predicate that is not a plain
@@ -255,19 +256,17 @@ impl Machine {
             return None;
         }
         let moved = (tpl, of.plan);
-        let Some((res, keys, sig)) = self.memo.take_fact(moved, of.k, cand) else {
+        let Some((res, whole)) = self.memo.take_fact(moved, of.k, cand) else {
             self.learn_take(at, tpl, tc, env, (moved, of.k, cand), pred);
             return None;
         };
-        let mut cursor = self.ctx.lookup(pred, 8, || keys, || sig);
-        let item = self.ctx.next_usable(&mut cursor)?;
-        let entry = self.ctx.entries[item.entry as usize];
-        if Context::has_more(&cursor) || entry.res != res || self.fact_head(item).is_none() {
-            return None;
-        }
+        let pix = self.ctx.pred_index(pred)?;
+        let ctx = &self.ctx;
+        let item = ctx.single_fact(pix, whole, |it| ctx.entries[it.entry as usize].res == res)?;
+        self.fact_head(item)?;
         self.inferences += 1;
         self.known_takes += 1;
-        if entry.linear {
+        if self.ctx.entries[item.entry as usize].linear {
             self.ctx.set_state(&mut self.store.trail, item.entry, GONE);
         }
         Some(true)
@@ -283,10 +282,10 @@ impl Machine {
     }
 
     /// Learn what the take at block `at` finds (see [`Self::fast_take`]):
-    /// fill the block, look the goal up as [`Self::solve`] would, and when
-    /// one usable candidate comes, a ground fact whose term has an id and
-    /// matches the goal, remember it under `key` (the move, the take's
-    /// place, the candidate's term).  Changes nothing but the block, which
+    /// fill the block and, when the goal is ground and can match one
+    /// usable item only, a fact whose term has an id and is the goal,
+    /// remember it under `key` (the move, the take's place, the
+    /// candidate's term).  Changes nothing but the block, which
     /// the usual way fills anyway.
     #[cold]
     #[inline(never)]
@@ -309,21 +308,24 @@ impl Machine {
             g,
             &mut self.scratch,
         );
-        if found != pred || keys.whole.is_none() || pred.1 == 0 {
-            return;
-        }
-        let sig = first_sig(&heap.cells, heap.deref(heap.get(Addr(at + 1))));
-        let mut cursor = self.ctx.lookup(pred, 8, || keys, || sig);
-        let Some(item) = self.ctx.next_usable(&mut cursor) else {
+        let (Some(whole), Some(pix)) = (keys.whole, self.ctx.pred_index(pred)) else {
             return;
         };
-        let res = self.ctx.entries[item.entry as usize].res;
-        if Context::has_more(&cursor) || res == crate::engine::memo::NO_RES {
+        if found != pred {
             return;
         }
-        let Some(head) = self.fact_head(item) else {
+        let Some(item) = self.ctx.single_fact(pix, whole, |_| true) else {
             return;
         };
+        let (Some(head), res) = (
+            self.fact_head(item),
+            self.ctx.entries[item.entry as usize].res,
+        ) else {
+            return;
+        };
+        if res == crate::engine::memo::NO_RES {
+            return;
+        }
         // The goal is ground: matching binds nothing.
         let mark = self.store.trail.mark();
         let same = self.store.unify_ground(g, head);
@@ -331,7 +333,7 @@ impl Machine {
         if same {
             let ((tpl, plan), k, cand) = key;
             self.memo
-                .learn_take_fact((tpl, plan), k, cand, (res, keys, sig));
+                .learn_take_fact((tpl, plan), k, cand, (res, whole));
         }
     }
 
