@@ -37,6 +37,10 @@
 //! (`lookahead`), and, when the clause's body makes a move ending in a
 //! memoized call, those whose move leads to a known failure
 //! (`memo_ahead`): the same answers in the same order, with fewer tries.
+//! The calls a move then takes (`b (s X) Y peg` after `b X Y peg` took a
+//! fact) are ground: one whose fact was found before, after a candidate of
+//! the same term, takes that fact when it is the one usable item the call
+//! can match, without copying, looking up or matching (`fast_take`).
 //!
 //! Machine state: the store (heap + trail), the context, the continuation
 //! (a persistent list of frames), the choice-point stack and the proof log.
