@@ -185,3 +185,29 @@ fn what_a_query_adds_to_the_index_is_forgotten_when_it_ends() {
         ["X = 7, Y = 7", "X = 7, Y = 7"]
     );
 }
+
+#[test]
+fn keys_kept_over_backtracking_stay_bounded() {
+    // Each answer assumes a resource with a key of its own, and the next
+    // backtracks over it (the `;` keeps the scope from being dropped when
+    // it ends).  Backtracking keeps the keys it could drop while the index
+    // is small (the search may meet them again), but no more than a bound:
+    // 30,000 keys come and go, with four buckets each.  `item` is first
+    // indexed during the query, after `between`'s choice point: its own
+    // buckets stay, its keys' go.
+    let (mut s, _) = session();
+    s.load_str("test", "probe K :- item K -o (item K , (true ; fail)).\n")
+        .expect("the program loads");
+    let before = s.machine.ctx.bucket_count();
+    let mut most = 0;
+    {
+        let mut q = s.query("between 1 30000 K, probe K").expect("a goal");
+        for k in 1..=30000 {
+            let a = q.next_answer().expect("no error").expect("an answer");
+            assert_eq!(a.to_string(), format!("K = {k}"));
+            most = most.max(q.machine().ctx.bucket_count());
+        }
+    }
+    assert!(most > before && most < 10_000, "{before} .. {most} buckets");
+    assert_eq!(s.machine.ctx.bucket_count(), before, "after the query");
+}

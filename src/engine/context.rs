@@ -279,6 +279,15 @@ pub struct Cursor {
 /// The most items a cursor over one bucket may have to be masked.
 pub const MASKED: u32 = 64;
 
+/// Up to this many buckets in the index, backtracking keeps the keys made
+/// since the choice point it returns to, with their (then empty) buckets
+/// (see [`Context::truncate`]).  A key's buckets are the newest when it is
+/// forgotten, always as a suffix of `buckets` (backtracking past a choice
+/// point, dropping scopes, the end of a query), so a key kept this way
+/// goes with the first suffix that holds it, and what each key's entry
+/// remembers of older keys stays true.  At most about 2 MB kept.
+const KEPT_BUCKETS: usize = 1 << 13;
+
 impl Cursor {
     /// Whether `entry`'s head cannot match the call (both have signatures,
     /// and they differ).
@@ -1271,16 +1280,21 @@ impl Context {
 
     /// Forget the buckets made since there were `mark` of them, and their
     /// keys, when they are all empty (backtracking removed their entries,
-    /// or they were dropped: see [`super::closed`]).  Kept if a predicate
-    /// first indexed since then owns some of them.  Their run records need
+    /// or they were dropped: see [`super::closed`]).  The buckets of a
+    /// predicate first indexed since then stay, and so do those made before
+    /// the newest such predicate's, with their keys.  Their run records need
     /// not go: a record names an entry of its bucket by the stamp of its
     /// change to `GONE`, and those entries are gone.
     #[cold]
     #[inline(never)]
     pub(super) fn forget_keys_since(&mut self, mark: u32) {
-        if self.buckets.len() as u32 <= mark
-            || self.preds.last().is_some_and(|p| p.all[0].0 >= mark)
-        {
+        // A predicate first indexed since `mark` owns the buckets made with
+        // it (`ensure_pred`): only those made after the newest such one go.
+        let mark = match self.preds.last() {
+            Some(p) if p.all[0].0 >= mark => mark.max(p.arg_nonground[MAX_ARGS - 1][1].0 + 1),
+            _ => mark,
+        };
+        if self.buckets.len() as u32 <= mark {
             return;
         }
         while let Some(k) = self.key_log.last().copied() {
@@ -1334,7 +1348,10 @@ impl Context {
         self.envs.truncate(lens.envs as usize);
         self.memberships.truncate(lens.memberships as usize);
         // Buckets made since are empty now (their pushes were undone).
-        if self.buckets.len() as u32 > lens.buckets {
+        // While the index is small their keys stay, for the search to meet
+        // again along other paths (a key made afresh costs a map insertion
+        // per key and a removal here); past [`KEPT_BUCKETS`], they go.
+        if self.buckets.len() > KEPT_BUCKETS && self.buckets.len() as u32 > lens.buckets {
             self.forget_keys_since(lens.buckets);
         }
         if !same {
