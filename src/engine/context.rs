@@ -192,6 +192,15 @@ struct PredIndex {
     arg_ground: HashMap<(u32, u64), [BucketId; 2], FastHash>,
 }
 
+impl PredIndex {
+    /// The bucket after the predicate's own ones, which
+    /// [`Context::ensure_pred`] makes together, `all` first and the last
+    /// argument's `arg_nonground` pair last.
+    fn own_end(&self) -> u32 {
+        self.arg_nonground[MAX_ARGS - 1][1].0 + 1
+    }
+}
+
 /// The buckets of a whole-atom key, and the argument buckets of the atom
 /// whose indexing made the key (when all its arguments had keys): a
 /// ground atom assumed again (a hole of a board emptied and filled back)
@@ -1291,7 +1300,7 @@ impl Context {
         // A predicate first indexed since `mark` owns the buckets made with
         // it (`ensure_pred`): only those made after the newest such one go.
         let mark = match self.preds.last() {
-            Some(p) if p.all[0].0 >= mark => mark.max(p.arg_nonground[MAX_ARGS - 1][1].0 + 1),
+            Some(p) if p.all[0].0 >= mark => mark.max(p.own_end()),
             _ => mark,
         };
         if self.buckets.len() as u32 <= mark {
