@@ -105,6 +105,33 @@ pub fn clause_alts(
     root: Cell,
     out: &mut Vec<Alt>,
 ) -> Result<(), ClauseError> {
+    // An atom, the most common clause assumed (a fact `b x y peg`), is its
+    // own alternative.
+    let c = deref(root);
+    if let Some((f, n, _)) = view(cells, c) {
+        let connective = match n {
+            0 => f == sym::TRUE,
+            2 => [
+                sym::WITH,
+                sym::NECK,
+                sym::LOLLI,
+                sym::RIMP,
+                sym::IMP,
+                sym::FORALL,
+                sym::EXISTS,
+            ]
+            .contains(&f),
+            _ => false,
+        };
+        if !connective {
+            out.push(Alt {
+                head: c,
+                pred: (f, n),
+                body: Vec::new(),
+            });
+            return Ok(());
+        }
+    }
     // Depth-first, left to right: each entry is a clause and the body goals
     // that follow its own body.  Pushing `R2` before `R1` makes `R1`'s
     // alternatives come out first.
