@@ -352,26 +352,30 @@ impl Machine {
     /// its lookup, then the look-ahead its call would make from the plans
     /// compiled with the clause that read no slot (the clause's
     /// environment does not exist yet).
-    #[inline(never)]
+    #[inline(always)]
     fn first_call_fails(&mut self, goal: Cell, tpl: u32, item: Item, seen: &mut FirstSeen) -> bool {
-        let t = self.templates[tpl as usize].clone();
-        let conj = &t.conjuncts[item.alt as usize];
+        // The decision recalled first, without the template's handle: a
+        // call with many clauses, most of them passed over, goes through
+        // them all at every position (the triangle's `jump`, five clauses
+        // of six).
+        let conj = &self.templates[tpl as usize].conjuncts[item.alt as usize];
         let Some(fc) = &conj[0].first else {
             return false;
         };
-        if self.special(fc.pred) {
+        let (pred, plan) = (fc.pred, conj.get(1).map_or(NONE, |c| c.plan));
+        if self.special(pred) {
             return false;
         }
         // What was decided for this clause when the context was the same
         // (see [`super::decisions`]), from the entries of the predicates
         // the decision looks at.
-        let plan = conj.get(1).map_or(NONE, |c| c.plan);
         let pos = self.decided_position().filter(|_| {
             let m = &self.ctx.memo;
             if m.lin_nonground == 0 && m.unb_nonground == 0 {
                 return true;
             }
-            let mut preds = [fc.pred; 3];
+            let t = &self.templates[tpl as usize];
+            let mut preds = [pred; 3];
             if plan != NONE {
                 let first = &t.ahead[plan as usize];
                 preds[1] = first.pred;
@@ -385,6 +389,28 @@ impl Machine {
         if let Some(Recalled::PassOver) = recalled {
             return true;
         }
+        self.first_call_decide(goal, tpl, item, seen, pos, recalled)
+    }
+
+    /// The rest of [`Machine::first_call_fails`] for a clause not recalled
+    /// as passed over: the lookup of its first call, and the decision
+    /// recalled (`recalled`) or made (and recorded at `pos`).
+    #[inline(never)]
+    fn first_call_decide(
+        &mut self,
+        goal: Cell,
+        tpl: u32,
+        item: Item,
+        seen: &mut FirstSeen,
+        pos: Option<u32>,
+        recalled: Option<Recalled>,
+    ) -> bool {
+        let t = self.templates[tpl as usize].clone();
+        let conj = &t.conjuncts[item.alt as usize];
+        let Some(fc) = &conj[0].first else {
+            return false;
+        };
+        let plan = conj.get(1).map_or(NONE, |c| c.plan);
         // Clauses passed over one after the other see the same context:
         // one lookup serves those whose first calls have the same keys.
         let mut sub = match seen {
