@@ -109,21 +109,7 @@ pub fn clause_alts(
     // own alternative.
     let c = deref(root);
     if let Some((f, n, _)) = view(cells, c) {
-        let connective = match n {
-            0 => f == sym::TRUE,
-            2 => [
-                sym::WITH,
-                sym::NECK,
-                sym::LOLLI,
-                sym::RIMP,
-                sym::IMP,
-                sym::FORALL,
-                sym::EXISTS,
-            ]
-            .contains(&f),
-            _ => false,
-        };
-        if !connective {
+        if !is_connective(f, n) {
             out.push(Alt {
                 head: c,
                 pred: (f, n),
@@ -170,6 +156,7 @@ pub fn clause_alts(
             Some((f, 2, _)) if f == sym::EXISTS => return Err(ClauseError::Exists),
             Some((f, 0, _)) if f == sym::TRUE => {}
             Some((f, n, _)) => out.push(Alt {
+                // (Reached from an `&` or a body: `is_connective` is false.)
                 head: c,
                 pred: (f, n),
                 body: outer,
@@ -181,6 +168,25 @@ pub fn clause_alts(
         }
     }
     Ok(())
+}
+
+/// Whether `f/n` is a name [`clause_alts`] takes apart (or refuses) rather
+/// than an atom's: every name its walk has an arm for, and only those.
+fn is_connective(f: SymId, n: u32) -> bool {
+    match n {
+        0 => f == sym::TRUE,
+        2 => [
+            sym::WITH,
+            sym::NECK,
+            sym::LOLLI,
+            sym::RIMP,
+            sym::IMP,
+            sym::FORALL,
+            sym::EXISTS,
+        ]
+        .contains(&f),
+        _ => false,
+    }
 }
 
 /// Name, arity and index of the first argument of a dereferenced cell.

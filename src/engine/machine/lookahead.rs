@@ -389,17 +389,18 @@ impl Machine {
         if let Some(Recalled::PassOver) = recalled {
             return true;
         }
-        self.first_call_decide(goal, tpl, item, seen, pos, recalled)
+        self.first_call_decide(goal, (tpl, plan), item, seen, pos, recalled)
     }
 
     /// The rest of [`Machine::first_call_fails`] for a clause not recalled
     /// as passed over: the lookup of its first call, and the decision
-    /// recalled (`recalled`) or made (and recorded at `pos`).
+    /// recalled (`recalled`) or made (and recorded at `pos`); `plan` is the
+    /// second conjunct's look-ahead plan, as that function found it.
     #[inline(never)]
     fn first_call_decide(
         &mut self,
         goal: Cell,
-        tpl: u32,
+        (tpl, plan): (u32, u32),
         item: Item,
         seen: &mut FirstSeen,
         pos: Option<u32>,
@@ -407,10 +408,10 @@ impl Machine {
     ) -> bool {
         let t = self.templates[tpl as usize].clone();
         let conj = &t.conjuncts[item.alt as usize];
+        // (`first_call_fails` found it.)
         let Some(fc) = &conj[0].first else {
             return false;
         };
-        let plan = conj.get(1).map_or(NONE, |c| c.plan);
         // Clauses passed over one after the other see the same context:
         // one lookup serves those whose first calls have the same keys.
         let mut sub = match seen {
