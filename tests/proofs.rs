@@ -580,6 +580,39 @@ fn checker_accepts_the_triangle_proofs() {
     first[0].1.check().unwrap();
 }
 
+/// The takes of a move made from the fact found before (`fast_take`, on
+/// whenever a call's only candidate is known) record the steps the usual
+/// way records: every proof of four jumps on the triangle prints the same
+/// as with a depth limit, which turns that path and the look-ahead off.
+#[test]
+fn takes_from_known_facts_record_the_usual_steps() {
+    let four = "jump (s (s (s (s z))))";
+    let printed = |max_depth: Option<u32>| {
+        let options = Options {
+            proofs: true,
+            max_depth,
+            ..Options::default()
+        };
+        let mut s = Session::with_options(options, Box::new(BufferHost::default()));
+        s.load_file(program("solitaire.lolli")).unwrap();
+        let ps = proofs(&mut s, four, usize::MAX);
+        let trees: Vec<String> = ps
+            .iter()
+            .map(|(_, p)| {
+                p.check().unwrap();
+                print_tree::tree(p)
+            })
+            .collect();
+        (trees, s.machine.known_takes)
+    };
+    let (fast, known) = printed(None);
+    let (usual, none) = printed(Some(1_000));
+    assert!(known > 0, "no take made from a known fact");
+    assert_eq!(none, 0);
+    assert!(fast.len() > 100, "{} proofs", fast.len());
+    assert_eq!(fast, usual);
+}
+
 /// A hole of the board and its contents, read from a `b X Y D` resource.
 fn hole(t: &Term) -> ((u32, u32), String) {
     fn nat(t: &Term) -> u32 {

@@ -226,14 +226,22 @@ impl Machine {
     /// can unify with a ground call), the call would try it, match it
     /// (equal ground terms), consume it if linear and go on, with no other
     /// candidate to come back to; this does the same, counted as the same
-    /// inference, without filling the block, computing the keys or
-    /// matching.  Anything else (several candidates, another term, a
-    /// tracer, proofs, a depth limit, a predicate that is not a plain
-    /// lookup) goes the usual way.  The facts are learnt the usual way's
+    /// inference, without computing the keys or matching, and without
+    /// filling the block unless proofs are recorded (the proof's step, the
+    /// one the usual way makes under `parent`, names the goal there).
+    /// Anything else (several candidates, another term, a tracer, a depth
+    /// limit, a predicate that is not a plain lookup) goes the usual way.  The facts are learnt the usual way's
     /// first time ([`Self::learn_take`]), and only while the resource terms
     /// have ids (the memo sums kept).
     #[inline]
-    pub(super) fn fast_take(&mut self, at: u32, tpl: u32, tc: u32, env: u32) -> Option<bool> {
+    pub(super) fn fast_take(
+        &mut self,
+        at: u32,
+        tpl: u32,
+        tc: u32,
+        env: u32,
+        parent: u32,
+    ) -> Option<bool> {
         let take = self.ctx.move_take;
         if take == MoveTake::NONE || !self.ctx.memo.on {
             return None;
@@ -245,7 +253,6 @@ impl Machine {
         let of = t.takes[t.takes.binary_search_by_key(&tc, |x| x.goal).ok()?];
         if take.goal != (at as i64 + of.offset) as u32
             || self.tracer.is_some()
-            || self.options.proofs
             || self.options.max_depth.is_some()
         {
             return None;
@@ -269,7 +276,36 @@ impl Machine {
         if self.ctx.entries[item.entry as usize].linear {
             self.ctx.set_state(&mut self.store.trail, item.entry, GONE);
         }
+        if self.options.proofs {
+            self.known_take_step(at, (tpl, tc, env), parent, item);
+        }
         Some(true)
+    }
+
+    /// The proof step of a take made from a known fact (see
+    /// [`Self::fast_take`]): the one `try_item` records for the fact, with
+    /// the call, the block at `at` of conjunct `tc` of template `tpl`,
+    /// filled first as the usual way fills it.
+    #[inline(never)]
+    fn known_take_step(
+        &mut self,
+        at: u32,
+        (tpl, tc, env): (u32, u32, u32),
+        parent: u32,
+        item: Item,
+    ) {
+        self.fill_deferred(at, tpl, tc, env);
+        let slots = match self.ctx.entries[item.entry as usize].source {
+            Source::Heap { .. } => NONE,
+            Source::Template { .. } => self.proof.slots.len() as u32,
+        };
+        self.node(
+            parent,
+            Rule::Atom,
+            Cell::Struct(Addr(at)),
+            item.entry,
+            slots,
+        );
     }
 
     /// Whether a call of `pred` is a plain lookup in the context: not a

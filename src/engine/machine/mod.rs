@@ -40,7 +40,8 @@
 //! The calls a move then takes (`b (s X) Y peg` after `b X Y peg` took a
 //! fact) are ground: one whose fact was found before, after a candidate of
 //! the same term, takes that fact when it is the one usable item the call
-//! can match, without copying, looking up or matching (`fast_take`).
+//! can match, without looking up or matching, and without copying the
+//! call unless a proof step names it (`fast_take`).
 //!
 //! Machine state: the store (heap + trail), the context, the continuation
 //! (a persistent list of frames), the choice-point stack and the proof log.
@@ -1187,7 +1188,7 @@ impl Machine {
                     origin,
                     ..
                 } => {
-                    if let Some(ok) = self.fast_take(at, tpl, tc, env) {
+                    if let Some(ok) = self.fast_take(at, tpl, tc, env, parent) {
                         Ok(ok)
                     } else {
                         self.fill_deferred(at, tpl, tc, env);
