@@ -537,15 +537,8 @@ impl Machine {
         }
         let start = self.store.heap.len() as u32;
         let reserved: u32 = conjuncts[1..].iter().map(|c| c.len).sum();
-        let mut left = reserved as usize;
-        while left > 0 {
-            let n = left.min(UNFILLED_BLOCK.len());
-            self.store
-                .heap
-                .cells
-                .extend_from_slice(&UNFILLED_BLOCK[..n]);
-            left -= n;
-        }
+        let cells = &mut self.store.heap.cells;
+        cells.resize(cells.len() + reserved as usize, UNFILLED);
         (env, start, reserved)
     }
 

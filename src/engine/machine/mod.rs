@@ -100,9 +100,6 @@ pub const NONE: u32 = u32::MAX;
 /// (a cell no term contains: the first cell of a filled block is a functor).
 const UNFILLED: Cell = Cell::Bound(u32::MAX);
 
-/// A run of unfilled cells, to reserve blocks with.
-static UNFILLED_BLOCK: [Cell; 64] = [UNFILLED; 64];
-
 /// What a step of the machine asks of its caller.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
