@@ -230,9 +230,10 @@ impl Machine {
     /// filling the block unless proofs are recorded (the proof's step, the
     /// one the usual way makes under `parent`, names the goal there).
     /// Anything else (several candidates, another term, a tracer, a depth
-    /// limit, a predicate that is not a plain lookup) goes the usual way.  The facts are learnt the usual way's
-    /// first time ([`Self::learn_take`]), and only while the resource terms
-    /// have ids (the memo sums kept).
+    /// limit, a predicate that is not a plain lookup) goes the usual way.
+    /// The facts are learnt the usual way's first time
+    /// ([`Self::learn_take`]), and only while the resource terms have ids
+    /// (the memo sums kept).
     #[inline]
     pub(super) fn fast_take(
         &mut self,
