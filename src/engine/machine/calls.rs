@@ -170,7 +170,7 @@ impl Machine {
                 if entry.linear {
                     self.ctx.set_state(&mut self.store.trail, e, GONE);
                 }
-                let node = self.node(parent, Rule::Atom, goal, e, NONE);
+                let node = self.fact_step(parent, goal, e);
                 self.depth += 1;
                 for i in (0..alt.nbody).rev() {
                     let b = self.ctx.bodies[(alt.body + i) as usize];
@@ -203,8 +203,7 @@ impl Machine {
                 if entry.linear {
                     self.ctx.set_state(&mut self.store.trail, e, GONE);
                 }
-                let s = self.proof.slots.len() as u32;
-                self.node(parent, Rule::Atom, goal, e, s);
+                self.fact_step(parent, goal, e);
                 true
             }
             Source::Template { .. } => self.try_template(goal, item, parent),
@@ -296,17 +295,20 @@ impl Machine {
         item: Item,
     ) {
         self.fill_deferred(at, tpl, tc, env);
-        let slots = match self.ctx.entries[item.entry as usize].source {
+        self.fact_step(parent, Cell::Struct(Addr(at)), item.entry);
+    }
+
+    /// The proof step of call `goal` matched by entry `e`'s clause head
+    /// without a copy of its template (a clause on the heap, or a ground
+    /// fact built there): for a template's, the step's slots begin at the
+    /// end of the proof's slots (it adds none).
+    #[inline]
+    fn fact_step(&mut self, parent: u32, goal: Cell, e: u32) -> u32 {
+        let slots = match self.ctx.entries[e as usize].source {
             Source::Heap { .. } => NONE,
             Source::Template { .. } => self.proof.slots.len() as u32,
         };
-        self.node(
-            parent,
-            Rule::Atom,
-            Cell::Struct(Addr(at)),
-            item.entry,
-            slots,
-        );
+        self.node(parent, Rule::Atom, goal, e, slots)
     }
 
     /// Whether a call of `pred` is a plain lookup in the context: not a
