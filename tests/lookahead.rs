@@ -311,3 +311,119 @@ fn clauses_whose_first_call_would_find_nothing_are_passed_over() {
         assert_eq!(inferences(&mut s, "m N, erase"), 3);
     }
 }
+
+const HEAD: &str = "
+MODULE head.
+LINEAR c (f a b) peg.
+LINEAR c (f a c) peg.
+LINEAR c (f b b) peg.
+LINEAR c (f c c) peg.
+LINEAR c (g a) peg.
+LINEAR d (f a c).
+LINEAR d (f b b).
+LINEAR d (f c c).
+LINEAR e c.
+two X :- c X peg, d X.
+deep (h X) :- c (f X Y) peg, d (f X Y), e Y.
+";
+
+/// Every answer of `goal` against `program` with the look-ahead (proofs
+/// off and on) and without it (a depth limit turns it off), which must
+/// all agree.
+fn answers_with_and_without_look_ahead(program: &str, goal: &str) -> Vec<String> {
+    let with = answers_both_ways(program, goal);
+    let (mut s, _) = session_with(Options {
+        max_depth: Some(100_000),
+        ..Options::default()
+    });
+    s.load_str("test", program).expect("loads");
+    assert_eq!(
+        all_answers(&mut s, goal),
+        with,
+        "{goal}: without the look-ahead"
+    );
+    with
+}
+
+#[test]
+fn variables_of_the_head_in_the_call_are_read_from_the_candidate() {
+    // `X` occurs in the head and in `c X peg`: whether the call binds it
+    // or it was bound before (wholly, partly, to a variable twice), a
+    // candidate that matches holds its value at its place, and one that
+    // does not match fails whatever the next goal would find.
+    let cases: &[(&str, &[&str])] = &[
+        ("two X, erase", &["X = f a c", "X = f b b", "X = f c c"]),
+        ("two (f a Y), erase", &["Y = c"]),
+        ("two (f Z Z), erase", &["Z = b", "Z = c"]),
+        ("two (g Z), erase", &[]),
+        ("two (f b b), erase", &["yes"]),
+        ("two (f a b), erase", &[]),
+        ("deep (h W), erase", &["W = a", "W = c"]),
+        ("deep (h c), erase", &["yes"]),
+        ("deep (h b), erase", &[]),
+        ("deep V, erase", &["V = h a", "V = h c"]),
+    ];
+    for (goal, expected) in cases {
+        assert_eq!(
+            answers_with_and_without_look_ahead(HEAD, goal),
+            *expected,
+            "{goal}"
+        );
+    }
+}
+
+/// `programs/<name>`'s text.
+fn program(name: &str) -> String {
+    std::fs::read_to_string(common::crate_root().join("programs").join(name)).expect("program")
+}
+
+/// `jump` of `n` moves as the seed's program writes it and as the
+/// program that records the moves in the head writes it.
+fn nat(n: usize) -> String {
+    (0..n).fold("z".to_string(), |t, _| format!("(s {t})"))
+}
+fn moves(first: &str, n: usize) -> String {
+    let mut t = "f".to_string();
+    for i in (0..n).rev() {
+        let m = if i == 0 {
+            first.to_string()
+        } else {
+            format!("J{i}")
+        };
+        t = format!("(j {m} {t})");
+    }
+    format!("jump {t}")
+}
+
+#[test]
+fn moves_recorded_in_the_head_are_searched_as_the_seed_s_moves() {
+    // `jump (j (sw X Y) N) :- b X Y peg , ...`: the clauses whose first
+    // call would find nothing are passed over before their heads are
+    // matched, as in the seed's program, and the moves are taken the same
+    // way: the same inferences for the same search.
+    let triangle = program("solitaire.lolli");
+    let recorded = program("solitaire2.lolli");
+    for n in [1, 2, 4] {
+        let (mut seed, _) = session();
+        seed.load_str("seed", &triangle).expect("loads");
+        let (mut moves_kept, _) = session();
+        moves_kept.load_str("moves", &recorded).expect("loads");
+        assert_eq!(
+            inferences(&mut moves_kept, &moves("J0", n)),
+            inferences(&mut seed, &format!("jump {}", nat(n))),
+            "{n} jumps"
+        );
+    }
+    // Every game of three jumps, and those whose first move is given
+    // (the head then binds the first call's variables) or given in part.
+    for (first, games) in [
+        ("J0", 26),
+        ("(ne (s (s (s (s z)))) (s z))", 13),
+        ("(ne X0 (s z))", 13),
+        ("(sw z z)", 0),
+    ] {
+        let goal = moves(first, 3);
+        let found = answers_with_and_without_look_ahead(&recorded, &goal);
+        assert_eq!(found.len(), games, "{goal}");
+    }
+}

@@ -16,12 +16,15 @@
 //!   [`AheadPlan::offset`]);
 //! - `Gk+1` is a compound term whose name is not predefined (a
 //!   connective or a predefined name is never a plain call);
-//! - every variable of `Gk+1` either occurs before `Gk` (in the head or an
-//!   earlier conjunct: its value is known when `Gk` is called, or it is an
-//!   environment slot), or is *fresh* in `Gk`: it occurs nowhere before,
-//!   and occurs in `Gk` (at most [`MAX_DEPTH`] compound terms deep, as `X`
-//!   in `b (s (s X)) Y peg`).  A fact that `Gk` matches binds such a
-//!   variable to its own subterm at the same place ([`Place`]).
+//! - every variable of `Gk+1` either occurs in `Gk` (at most
+//!   [`MAX_DEPTH`] compound terms deep, as `X` in `b (s (s X)) Y peg`), or
+//!   occurs before `Gk` only (in the head or an earlier conjunct: its value
+//!   is known when `Gk` is called, or it is an environment slot).  After
+//!   `Gk` matches a fact, a variable of `Gk` has the fact's subterm at its
+//!   place ([`Place`]) as value: the match binds it there, or it was bound
+//!   before (by the head, say) to a term the fact equals there.  So the
+//!   plan reads it from the candidate even when it occurs before `Gk`; a
+//!   candidate that does not match fails whatever the plan computes.
 //!
 //! The steps hash the conjunct exactly as [`super::keys::keys_of`] would
 //! hash its heap copy: the same cells in the same order.
@@ -294,8 +297,8 @@ pub struct AheadPlan {
     pub offset: i64,
     /// `Gk+1`'s name and number of arguments.
     pub pred: (SymId, u32),
-    /// Where the fresh variables of `Gk` that `Gk+1` holds are bound in a
-    /// candidate, named by [`KeyOp::Arg`].
+    /// Where the variables of `Gk` that `Gk+1` holds are in a candidate,
+    /// named by [`KeyOp::Arg`].
     pub places: Box<[Place]>,
     /// The steps, one group per argument of `Gk+1`.
     pub ops: Box<[KeyOp]>,
@@ -400,18 +403,59 @@ pub fn plans_of(
             }
             slots_in(gk, &mut seen);
         }
+        // A first call that shares variables with the head only where the
+        // look-ahead can check its candidates exactly (see `FirstCall`):
+        // elsewhere (`len (X :: T) N :- len T M , ...`) its lookup would
+        // rarely find nothing, and cost every try of the clause.
+        let checked = |c: &Conjunct| c.plan != u32::MAX && !plans[c.plan as usize].slots;
+        if let [g1, g2, ..] = &mut conjuncts[..] {
+            if g1.first.is_some_and(|f| f.shared) && !checked(g2) {
+                g1.first = None;
+            }
+        }
     }
     plans.into_boxed_slice()
 }
 
-/// A clause body's first conjunct `G1` whose candidates do not depend on
-/// the clause's head or environment: a call of a name that is not
-/// predefined, every variable of which occurs first in `G1` itself (as in
-/// `jump (s N) :- b X Y peg , ...`).  Its index keys are then the same
-/// for every use of the clause, and so are its candidates in a given
-/// context: the engine looks them up when the clause is a candidate of a
-/// call, and passes over a clause whose `G1` would find nothing (see the
-/// engine's look-ahead, "into clause bodies").
+/// The variables of the compound term `gk` and their first places in it
+/// (in preorder, through its first [`MAX_PLAN_ARGS`] arguments): where a
+/// candidate fact that matches `gk` holds each one's value.
+pub(super) fn places_in(cells: &[Cell], gk: Cell) -> Vec<(u32, Place)> {
+    let mut at: Vec<(u32, Place)> = Vec::new();
+    let Cell::Struct(a) = gk else { return at };
+    let Cell::Functor(_, n) = cells[a.ix()] else {
+        return at;
+    };
+    for i in 0..n.min(MAX_PLAN_ARGS) {
+        let arg = cells[a.ix() + 1 + i as usize];
+        Place::walk(cells, &|c| c, i as u8, arg, &mut |p, c| {
+            if let Cell::Ref(s) = c {
+                if !at.iter().any(|&(t, _)| t == s.0) {
+                    at.push((s.0, p));
+                }
+            }
+        });
+    }
+    at
+}
+
+/// A clause body's first conjunct `G1` whose candidates can be looked up
+/// before the clause is tried: a call of a name that is not predefined,
+/// no variable of which is the environment's.  When every variable of
+/// `G1` occurs first in `G1` itself (as in `jump (s N) :- b X Y peg ,
+/// ...`), its index keys are the same for every use of the clause, and so
+/// are its candidates in a given context: the engine looks them up when
+/// the clause is a candidate of a call, and passes over a clause whose
+/// `G1` would find nothing (see the engine's look-ahead, "into clause
+/// bodies").
+///
+/// `G1` may also hold variables of the head (`jump (j (sw X Y) N) :- b X
+/// Y peg , ...`, the move recorded in the head), when the plan of `G1 ,
+/// G2` reads no slot ([`AheadPlan::slots`]).  The keys are then those of
+/// `G1` with those variables unbound: a call that binds them through the
+/// head finds among these candidates only those that match, so when none
+/// of them is left after the look-ahead, the clause is passed over as
+/// well; otherwise `G1` looks up its own candidates when it is called.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FirstCall {
     /// `G1`'s name and number of arguments.
@@ -420,6 +464,9 @@ pub struct FirstCall {
     pub keys: Keys,
     /// The signature of its first argument ([`super::keys::first_sig`]).
     pub sig: u32,
+    /// Whether `G1` holds a variable of the head (its candidates at a call
+    /// are then some of those found with `keys`).
+    pub shared: bool,
 }
 
 /// The [`FirstCall`] of the first conjunct `g1` of a body (its cells in
@@ -440,23 +487,41 @@ fn first_call(
     if f.0 <= sym::END_OF_FILE.0 || f == sym::APPLY {
         return None;
     }
-    let own = cells[block(g1)].iter().all(|c| match *c {
-        Cell::Ref(s) => s.0 >= env_len && !head.contains(&s.0),
-        _ => true,
-    });
-    if !own {
+    let vars = || {
+        cells[block(g1)].iter().filter_map(|c| match *c {
+            Cell::Ref(s) => Some(s.0),
+            _ => None,
+        })
+    };
+    if vars().any(|s| s < env_len) {
         return None;
     }
+    let shared = vars().any(|s| head.contains(&s));
     let (pred, keys) = keys_of(cells, &[], |c| c, g1, &mut Vec::new());
     let sig = match n {
         0 => 0,
         _ => first_sig(cells, cells[a.ix() + 1]),
     };
-    Some(FirstCall { pred, keys, sig })
+    Some(FirstCall {
+        pred,
+        keys,
+        sig,
+        shared,
+    })
 }
 
 /// The plan for `gk , next`, if they have one; `seen` are the slots that
 /// occur before `gk`; its places begin with `known`.
+///
+/// Every variable of `gk` is read from the candidate at its place, the
+/// variables that occur before `gk` (in the head, say) too: for a
+/// candidate that matches the call, the subterm there is the variable's
+/// value after the match, whether the candidate binds it or it was bound
+/// before to a term the candidate equals there; and a candidate that does
+/// not match fails whatever its plan computes.  So the plan is the same
+/// at every call, however the variables of the head are bound.  Only
+/// when the places would be too many are those variables read as slots
+/// ([`KeyOp::Slot`]) instead.
 pub(super) fn plan(
     cells: &[Cell],
     gk: Cell,
@@ -466,10 +531,33 @@ pub(super) fn plan(
     offset: i64,
     known_places: &[Place],
 ) -> Option<AheadPlan> {
+    let all = places_in(cells, gk);
+    let known = |s: u32| s < env_len || seen.contains(&s);
+    plan_from(cells, gk, next, seen, env_len, offset, known_places, &all).or_else(|| {
+        let fresh: Vec<(u32, Place)> = all.iter().filter(|&&(s, _)| !known(s)).copied().collect();
+        (fresh.len() < all.len())
+            .then(|| plan_from(cells, gk, next, seen, env_len, offset, known_places, &fresh))
+            .flatten()
+    })
+}
+
+/// [`plan`] with `fresh`, the variables of `gk` read from the candidate
+/// and their places.
+#[allow(clippy::too_many_arguments)]
+fn plan_from(
+    cells: &[Cell],
+    gk: Cell,
+    next: Cell,
+    seen: &[u32],
+    env_len: u32,
+    offset: i64,
+    known_places: &[Place],
+    fresh: &[(u32, Place)],
+) -> Option<AheadPlan> {
     let (Cell::Struct(a), Cell::Struct(b)) = (gk, next) else {
         return None;
     };
-    let Cell::Functor(_, n) = cells[a.ix()] else {
+    let Cell::Functor(..) = cells[a.ix()] else {
         return None;
     };
     let Cell::Functor(f2, n2) = cells[b.ix()] else {
@@ -479,18 +567,6 @@ pub(super) fn plan(
         return None;
     }
     let known = |s: u32| s < env_len || seen.contains(&s);
-    // The fresh variables of `gk`, where they are.
-    let mut fresh: Vec<(u32, Place)> = Vec::new();
-    for i in 0..n.min(MAX_PLAN_ARGS) {
-        let arg = cells[a.ix() + 1 + i as usize];
-        Place::walk(cells, &|c| c, i as u8, arg, &mut |at, c| {
-            if let Cell::Ref(s) = c {
-                if !known(s.0) && !fresh.iter().any(|&(t, _)| t == s.0) {
-                    fresh.push((s.0, at));
-                }
-            }
-        });
-    }
     let mut places: Vec<Place> = known_places.to_vec();
     let mut ops = Vec::new();
     let mut stack = Vec::new();
@@ -633,9 +709,14 @@ mod tests {
         // a signature.
         let ground = first_of("p :- q (s z) , r", &[]).expect("one");
         assert!(ground.keys.whole.is_some() && ground.sig != 0);
-        // Sharing a variable with the head, a predefined name, a module
-        // parameter, a body of one goal: none.
-        assert_eq!(first_of("p X :- q X Y , r Y", &[]), None);
+        // Sharing a variable with the head: a first call whose candidates
+        // include the call's, when the plan of `G1 , G2` reads no slot.
+        let shared = first_of("p X :- q X Y , r Y", &[]).expect("one");
+        assert!(shared.shared && shared.keys.args[0].is_none());
+        assert!(!jump.shared && !ground.shared);
+        assert_eq!(first_of("p X Z :- q X Y , r Z", &[]), None);
+        assert_eq!(first_of("p X :- q X Y , r W", &[]), None);
+        // A predefined name, a module parameter, a body of one goal: none.
         assert_eq!(first_of("p :- X = a , q X", &[]), None);
         assert_eq!(first_of("p :- q K , r", &["K"]), None);
         assert_eq!(first_of("p :- q X", &[]), None);

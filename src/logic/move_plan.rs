@@ -17,19 +17,23 @@
 //!
 //! A plan exists for conjunct `Gk` when the conjuncts after it are:
 //! - one to [`MAX_TAKES`] calls `Gk+1 .. Gk+m` each of which has a
-//!   look-ahead plan from `Gk` that reads no slot (every variable is fresh
+//!   look-ahead plan from `Gk` that reads no slot (every variable occurs
 //!   in `Gk`, [`super::lookahead`]);
 //! - then an assumption `D -o G` (or `D => G`, `G :- D`, `G <= D`) whose
 //!   `D` is one or more compound atoms joined by `,`, each with such a
 //!   plan, and whose `G` (or its leftmost conjunct) is a call of a name
-//!   that is not predefined, each variable of which occurs before `Gk` or
-//!   is fresh in `Gk`.
+//!   that is not predefined, each variable of which occurs in `Gk` or
+//!   before it.
+//!
+//! A variable of `Gk` is read from the candidate at its place, as the
+//! look-ahead plans read it: in `jump (j (sw X Y) N) :- b X Y peg , ...`
+//! (the move recorded in the head) as in the seed's clause.
 //!
 //! Terms are kept small ([`MAX_TERM`] cells), so the engine's walks over
 //! them stay cheap.
 
 use super::lookahead::{need_of, KeyOp};
-use super::lookahead::{plan, Place, MAX_PLAN_ARGS};
+use super::lookahead::{places_in, plan, Place, MAX_PLAN_ARGS};
 use crate::term::{sym, Addr, Cell, SymId};
 
 /// The most calls between `Gk` and the assumption.
@@ -82,8 +86,8 @@ pub struct MovePlan {
     pub call: Box<[TermOp]>,
     /// The call's name and number of arguments.
     pub call_pred: (SymId, u32),
-    /// Whether the call holds a variable fresh in `Gk` (its key then
-    /// differs from candidate to candidate).
+    /// Whether the call holds a variable of `Gk` (its key then differs
+    /// from candidate to candidate).
     pub call_reads: bool,
     /// For the first conjunct (`k` = 0), when each slot the call reads
     /// ([`TermOp::Slot`]) occurs once in the clause's head and is not the
@@ -173,46 +177,26 @@ pub fn move_plan(
     if block(call).len() > MAX_TERM {
         return None;
     }
-    // Where each variable fresh in `Gk` is.
-    let mut at: Vec<(u32, Place)> = Vec::new();
-    let Cell::Struct(a) = gk else { return None };
-    let Cell::Functor(_, n) = cells[a.ix()] else {
-        return None;
-    };
-    for i in 0..n.min(MAX_PLAN_ARGS) {
-        Place::walk(
-            cells,
-            &|c| c,
-            i as u8,
-            cells[a.ix() + 1 + i as usize],
-            &mut |p, c| {
-                if let Cell::Ref(s) = c {
-                    let known = s.0 < env_len || seen.contains(&s.0);
-                    if !known && !at.iter().any(|&(t, _)| t == s.0) {
-                        at.push((s.0, p));
-                    }
-                }
-            },
-        );
-    }
+    // Where each variable of `Gk` is.
+    let at = places_in(cells, gk);
     let mut places = places.into_vec();
-    // A variable fresh in `Gk` as its place in the candidate, one that
-    // occurs before `Gk` as its slot (in the call only).
+    // A variable of `Gk` as its place in the candidate, one that occurs
+    // only before `Gk` as its slot (in the call only).
     let mut call_reads = false;
     let mut name = |s: u32, in_call: bool| -> Option<TermOp> {
-        if s < env_len || seen.contains(&s) {
-            return in_call.then_some(TermOp::Slot(s));
-        }
-        let &(_, p) = at.iter().find(|&&(t, _)| t == s)?;
-        call_reads |= in_call;
+        let slot = (in_call && (s < env_len || seen.contains(&s))).then_some(TermOp::Slot(s));
+        let Some(&(_, p)) = at.iter().find(|&&(t, _)| t == s) else {
+            return slot;
+        };
         let ix = match places.iter().position(|&q| q == p) {
             Some(ix) => ix,
             None if places.len() < MAX_PLAN_ARGS as usize => {
                 places.push(p);
                 places.len() - 1
             }
-            None => return None,
+            None => return slot,
         };
+        call_reads |= in_call;
         Some(TermOp::Place(ix as u32))
     };
     let facts = facts

@@ -96,6 +96,15 @@
 //! context, so it is recorded by position and recalled when the search
 //! meets the position again ([`super::decisions`]).
 //!
+//! A first conjunct that holds variables of the head (`jump (j (sw X Y)
+//! N) :- b X Y peg , ...`, the move recorded in the head) is looked up
+//! with those variables unbound ([`FirstCall::shared`](crate::logic::lookahead::FirstCall::shared)):
+//! whatever the head binds them to, `G1`'s candidates at the call are
+//! some of these, each checked by the same plans (which read the head's
+//! variables from the candidate too).  So the clause is passed over when
+//! none of these is left, exactly as above; otherwise `G1` looks up its
+//! own candidates when it is called.
+//!
 //! Calls whose candidates were dropped are never made, so `--stats`
 //! counts fewer inferences than the search would make without this.
 
@@ -422,8 +431,10 @@ impl Machine {
                 c
             }
         };
-        // Whether `sub` is what the call will compute.
-        let mut exact = true;
+        // Whether `sub` is what the call will compute (not when the head
+        // may bind variables of `G1`: the call's candidates are then some
+        // of these).
+        let mut exact = !fc.shared;
         if plan != NONE && Context::masked_nonempty(&sub) {
             let first = &t.ahead[plan as usize];
             if first.slots {
