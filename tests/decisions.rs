@@ -318,7 +318,8 @@ fn a_record_that_does_not_pay_stops_and_answers_alike() {
         "{figures:?}"
     );
     // What `--stats` says, and the count.
-    let file = common::temp_dir("history").join("history.lolli");
+    let dir = common::temp_dir("history");
+    let file = dir.join("history.lolli");
     common::write_file(&file, &program);
     let file = file.to_str().expect("a UTF-8 path");
     // (On one worker: the record's figures are those of one record.)

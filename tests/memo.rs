@@ -205,8 +205,7 @@ fn a_tiny_table_evicts_and_still_answers_alike() {
         .expect("the centre program")
         .replace("MEMO jump.", "")
         .replace("MODULE centre.", "MODULE centre_plain.");
-    let dir = std::env::temp_dir().join(format!("lolli-memo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::temp_dir("memo-evicts");
     let plain_file = dir.join("centre_plain.lolli");
     std::fs::write(&plain_file, plain).expect("write");
     let plain_path = plain_file.to_string_lossy().into_owned();
@@ -440,7 +439,8 @@ fn assuming_a_clause_of_no_alternatives_is_no_fact() {
     // identity of an assumed fact must not look for one (it did, and the
     // interpreter stopped on an index out of bounds), with or without MEMO
     // (the look-ahead's record keeps the memo's sums too).
-    let file = common::temp_dir("memo-true").join("m.lolli");
+    let dir = common::temp_dir("memo-true");
+    let file = dir.join("m.lolli");
     // (`q`, whose body starts with a call sharing no variable with its
     // head, turns the record on.)
     common::write_file(&file, "MODULE m.\np.\nq :- p.\n");

@@ -10,8 +10,9 @@ use std::path::Path;
 use common::{lolli_in, ok, temp_dir, write_file, Run};
 use pretty_assertions::assert_eq;
 
-/// A directory holding the modules these tests load.
-fn modules(name: &str) -> std::path::PathBuf {
+/// A directory holding the modules these tests load (removed when the
+/// guard drops).
+fn modules(name: &str) -> common::TempDir {
     let dir = temp_dir(name);
     write_file(
         &dir.join("counter.lolli"),
@@ -341,7 +342,7 @@ fn a_syntax_error_in_a_file_stops_the_load() {
 fn the_library_loads_files_and_modules() {
     let dir = modules("library");
     let (mut s, _) = common::session_with(lolli::Options {
-        search_path: vec![dir.clone()],
+        search_path: vec![dir.to_path_buf()],
         ..lolli::Options::default()
     });
     s.load_file(dir.join("greet.ll")).expect("loads");

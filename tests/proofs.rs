@@ -2,6 +2,8 @@
 //! independent checker (on every proof of a formula suite, on the triangle
 //! programs, and on tampered proofs).
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -1014,8 +1016,7 @@ fn fresh_constants_never_print_like_the_programs_names() {
 #[test]
 fn a_modules_clauses_do_not_take_the_querys_variable_names() {
     // `get N` is the query's: the clauses show their own as `N2`.
-    let dir = std::env::temp_dir().join(format!("lolli-proof-names-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("proof-names");
     std::fs::write(
         dir.join("counter.lolli"),
         "MODULE counter Start.\nLOCAL key.\nLINEAR cnt key Start.\n\
@@ -1030,7 +1031,6 @@ fn a_modules_clauses_do_not_take_the_querys_variable_names() {
         "-e",
         "counter 5 --o get N (done N)",
     ]);
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(
         out.starts_with(

@@ -9,35 +9,20 @@
 //! the editor shows its next prompt: keys typed while a query runs reach the
 //! terminal in its cooked mode, which changes what some of them mean.
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::{temp_dir, TempDir};
 use expectrl::process::unix::WaitStatus;
 use expectrl::{ControlCode, Eof, Expect, Session};
 use pretty_assertions::assert_eq;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("lolli-pty-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn spawn(args: &[&str], history: &Path) -> expectrl::session::OsSession {
@@ -55,8 +40,8 @@ fn spawn(args: &[&str], history: &Path) -> expectrl::session::OsSession {
 /// A session started by [`spawn`] with `args`, its history in a new
 /// temporary directory named after `name`, at its first prompt.
 fn start(name: &str, args: &[&str]) -> (TempDir, expectrl::session::OsSession) {
-    let dir = TempDir::new(name);
-    let mut p = spawn(args, &dir.0.join("history"));
+    let dir = temp_dir(name);
+    let mut p = spawn(args, &dir.join("history"));
     p.expect("?- ").unwrap();
     (dir, p)
 }
@@ -69,9 +54,9 @@ fn leave(p: &mut expectrl::session::OsSession) {
 
 #[test]
 fn a_session_at_the_terminal() {
-    let dir = TempDir::new("session");
-    let history = dir.0.join("history");
-    let looping = dir.0.join("loop.lolli");
+    let dir = temp_dir("session");
+    let history = dir.join("history");
+    let looping = dir.join("loop.lolli");
     std::fs::write(&looping, "loop :- loop.\n").unwrap();
     let mut p = spawn(&["-I", "programs", "programs/solitaire.lolli"], &history);
     p.expect("`:help` for help").unwrap();
@@ -187,8 +172,8 @@ fn the_interrupt_message_starts_its_own_line() {
 /// and by `--timeout`, as a running search is; a line typed is read.
 #[test]
 fn read_at_the_terminal_stops_on_ctrl_c_and_timeout() {
-    let dir = TempDir::new("read");
-    let history = dir.0.join("history");
+    let dir = temp_dir("read");
+    let history = dir.join("history");
     let mut p = spawn(&[], &history);
     p.expect("?- ").unwrap();
     p.send_line("write waiting, nl, read X.").unwrap();
@@ -291,8 +276,8 @@ fn answers_start_a_line_after_unfinished_output() {
 /// (tester-s12 point 12).
 #[test]
 fn output_to_a_file_leaves_the_editing_at_the_terminal() {
-    let dir = TempDir::new("redirect");
-    let out = dir.0.join("out.txt");
+    let dir = temp_dir("redirect");
+    let out = dir.join("out.txt");
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!(

@@ -8,6 +8,8 @@
 //! dependency, and every run tries the same inputs, so a failure can be
 //! replayed).  `cargo fuzz run load` (see `fuzz/`) explores much longer.
 
+mod common;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
@@ -343,8 +345,7 @@ fn mutated_example_programs_never_crash() {
 fn a_long_conjunction_loads_and_runs_in_the_binary() {
     // The binary runs the interpreter on a thread with a large stack, so the
     // syntax tree of a 50,000-goal clause can be compiled and dropped.
-    let dir = std::env::temp_dir().join(format!("lolli-long-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::temp_dir("long");
     let file = dir.join("long.lolli");
     let body = vec!["q"; 50_000].join(", ");
     std::fs::write(&file, format!("p :- {body}.\nq.\n")).expect("write");
@@ -365,8 +366,7 @@ fn deep_terms_in_the_source_load_and_run_in_the_binary() {
     // took time quadratic in its depth: 14 s for this numeral in a
     // release build, minutes in a debug one.
     let (n, m) = (100_000, 20_000);
-    let dir = std::env::temp_dir().join(format!("lolli-deep-src-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::temp_dir("deep-src");
     let file = dir.join("deep.lolli");
     let numeral = format!("{}z{}", "(s ".repeat(n), ")".repeat(n));
     let list = format!("({}nil)", "a :: ".repeat(n));
@@ -531,8 +531,7 @@ fn nested_negations_and_aggregates_run_on_an_ordinary_stack() {
 fn nested_aggregates_stop_at_the_memory_limit() {
     // The native stack each level takes counts against `--max-memory`, so
     // a nesting deep enough to exhaust memory stops with an error.
-    let dir = std::env::temp_dir().join(format!("lolli-nest-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::temp_dir("nest");
     let file = dir.join("nest.lolli");
     std::fs::write(&file, "c 0.\nc N :- N > 0, M is N - 1, count (c M) _.\n").expect("write");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_lolli"))
@@ -547,7 +546,6 @@ fn nested_aggregates_stop_at_the_memory_limit() {
         err.contains("the query was stopped by the memory limit"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(unix)]

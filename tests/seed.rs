@@ -339,8 +339,9 @@ fn short_jump_sequences_are_listed_like_the_model() {
 
 /// `programs/solitaire.lolli` with hole `(x, y)` empty and every other full
 /// (its `LINEAR b X Y ...` facts rewritten, the rest unchanged), written
-/// to a file of its own.
-fn solitaire_with_hole(x: usize, y: usize) -> std::path::PathBuf {
+/// to a file of its own: the file, and the guard of its temporary directory
+/// (the file is there until the guard drops).
+fn solitaire_with_hole(x: usize, y: usize) -> (common::TempDir, std::path::PathBuf) {
     let text = std::fs::read_to_string(crate_root().join("programs/solitaire.lolli"))
         .expect("the program reads");
     let hole = format!("LINEAR b {} {} ", nat_arg(x), nat_arg(y));
@@ -362,9 +363,10 @@ fn solitaire_with_hole(x: usize, y: usize) -> std::path::PathBuf {
         }
     }
     assert_eq!(empties, 1, "hole ({x}, {y}) is on the board");
-    let path = common::temp_dir("seed-holes").join(format!("hole-{x}-{y}.lolli"));
+    let dir = common::temp_dir("seed-holes");
+    let path = dir.join(format!("hole-{x}-{y}.lolli"));
     common::write_file(&path, &out);
-    path
+    (dir, path)
 }
 
 /// Every hole of the triangle, row by row.
@@ -396,7 +398,7 @@ fn jump_sequences_are_counted_like_the_model_from_every_start_hole() {
     // that are mirror images of the seed's and a corner's are counted so.
     let mut seen = HashMap::new();
     for (x, y) in holes() {
-        let program = solitaire_with_hole(x, y);
+        let (_dir, program) = solitaire_with_hole(x, y);
         let program = program.to_str().expect("a UTF-8 path");
         let board = Board::with_hole(x, y);
         let mut runs = vec![(4, false), (4, true)];
@@ -529,7 +531,7 @@ fn the_first_game_from_every_start_hole_is_the_one_lollis_order_finds_first() {
     for (x, y) in holes() {
         let board = Board::with_hole(x, y);
         let expected = first_game(&board.context(), n).expect("every start has a game");
-        let program = solitaire_with_hole(x, y);
+        let (_dir, program) = solitaire_with_hole(x, y);
         let got = jumps_read_off_the_proof(program.to_str().expect("a UTF-8 path"), n);
         assert_eq!(got, expected, "hole ({x}, {y}), {n} jumps");
         let mut replay = board.clone();

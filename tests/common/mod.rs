@@ -131,16 +131,60 @@ pub fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fresh empty directory for one test, in the system temp directory.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// A fresh empty directory for one test, in the system temp directory,
+/// named `lolli-test-<pid>-<n>-<name>`.
+///
+/// The returned guard removes the directory and everything in it when it
+/// drops, at the end of the test and also when the test fails (the panic
+/// unwinds through it), so runs leave nothing behind in the temp directory
+/// (they used to: over a thousand directories had piled up).  Keep the
+/// guard in a variable for as long as its files are used:
+/// `temp_dir("x").join("f")` alone drops it, and deletes the directory,
+/// at the end of the statement.
+pub fn temp_dir(name: &str) -> TempDir {
     // Unique per call: tests of one binary run in parallel, and two that
     // asked for the same name removed each other's files.
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("lolli-test-{}-{n}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir is created");
-    dir
+    let path = std::env::temp_dir().join(format!("lolli-test-{}-{n}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    std::fs::create_dir_all(&path).expect("temp dir is created");
+    TempDir { path }
+}
+
+/// A directory made by [`temp_dir`], removed with its contents when this
+/// guard drops (even while a failing test unwinds); it derefs to its path.
+#[must_use = "the directory is removed as soon as the guard drops"]
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        // Errors are ignored: a test's result must not depend on its
+        // clean-up, and a panic here while unwinding would abort.
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
 }
 
 /// Write a file (creating its directory).
