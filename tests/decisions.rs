@@ -109,6 +109,32 @@ fn the_triangle_recalls_most_decisions_and_answers_alike() {
 }
 
 #[test]
+fn decisions_at_calls_after_built_ins_are_recorded_and_answer_alike() {
+    // The triangle counting its jumps with integers: each clause begins
+    // with `K > 0 , N is K - 1`, so no clause is looked into before it is
+    // tried, and `b X Y peg`'s candidates are decided when it is called.
+    // That call holds no variable of the clause before it: its candidates,
+    // and what the look-ahead keeps of them, depend on the position alone,
+    // and are recorded by position too.
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/solitaire.lolli"),
+    )
+    .expect("readable")
+    .replace("jump (s N) :-", "jump K :- K > 0 , N is K - 1 ,")
+    .replace("jump z :- erase.", "jump 0 :- erase.");
+    assert_eq!(source.matches("N is K - 1").count(), 6);
+    let load = move |s: &mut Session| {
+        if let Err(e) = s.load_str("test", &source) {
+            panic!("the program did not load: {e:?}");
+        }
+    };
+    let figures = agree("counted", &load, &[("jump 13", 1), ("jump 8", usize::MAX)]);
+    for (made, recalled) in &figures {
+        assert!(*made > 0 && *recalled > 2 * made, "{figures:?}");
+    }
+}
+
+#[test]
 fn every_sample_program_answers_alike() {
     // Each program's sample goals (`%?` first answer, `%*` all), as the
     // program tests run them.

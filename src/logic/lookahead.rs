@@ -312,6 +312,12 @@ pub struct AheadPlan {
     pub slots: bool,
     /// The places the steps read, as a mask.
     pub need: u32,
+    /// Whether `Gk` holds no variable that occurs before it and no
+    /// environment slot (a plan of `Gk , Gk+1` only): its index keys are
+    /// then the same at every call, and so are its candidates in a given
+    /// context, and what the look-ahead decides of them (the engine
+    /// records the decision by position).
+    pub own_call: bool,
     /// What a candidate of `Gk` decides of the move the body makes after
     /// it, when it decides it all ([`super::move_plan`]): only for a
     /// plan of `Gk , Gk+1`.
@@ -371,7 +377,11 @@ pub fn plans_of(
                 }
             };
             if let Some(next) = conjuncts.get(k + 1) {
-                if let Some(p) = plan(cells, gk, next.goal, &seen, env_len, offset(1), &[]) {
+                if let Some(mut p) = plan(cells, gk, next.goal, &seen, env_len, offset(1), &[]) {
+                    p.own_call = cells[block(gk)].iter().all(|c| match *c {
+                        Cell::Ref(s) => s.0 >= env_len && !seen.contains(&s.0),
+                        _ => true,
+                    });
                     let first = plans.len();
                     conjuncts[k + 1].plan = first as u32;
                     plans.push(p);
@@ -628,6 +638,7 @@ fn plan_from(
         need: need_of(&ops),
         ops: ops.into_boxed_slice(),
         then: u32::MAX,
+        own_call: false,
         moved: None,
     })
 }

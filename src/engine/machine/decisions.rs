@@ -13,6 +13,16 @@
 //! is met again: either "passed over" (no candidate left, no lookup made)
 //! or the terms of the candidate facts kept.
 //!
+//! **At calls.**  The look-ahead made when a conjunct is called
+//! ([`Machine::look_ahead`]) decides in the same way, from the context
+//! alone, when the conjunct holds no variable that occurs before it in
+//! its clause ([`AheadPlan::own_call`](crate::logic::lookahead::AheadPlan::own_call)):
+//! its index keys, and so its candidates, are then the same at every
+//! call.  That decision is recorded by position too, under the plan it
+//! used (marked apart from the clauses' alternatives): `b X Y peg` in
+//! `jump K :- K > 0 , N is K - 1 , b X Y peg , ...`, where no clause is
+//! looked into before it is tried.
+//!
 //! **The context's name.**  A position is named exactly as memo keys name
 //! it ([`crate::engine::memo`]): the ids of the interned terms of the
 //! usable linear resources and of the unbounded clauses assumed during
@@ -42,7 +52,8 @@
 //! whose candidate's term was met before: see
 //! [`Machine::move_assumed`]) and the upkeep of the sums.
 //! The record is turned on at a query's start only when the program has a
-//! clause whose first conjunct the look-ahead can look into, and turned off
+//! clause whose first conjunct the look-ahead can look into, or a call
+//! whose decision it can record, and turned off
 //! for the rest of the query when, after a while, fewer decisions are
 //! recalled than tried (made, or wanted in a context too new to be named:
 //! positions rarely met again); then the sums stop too, unless a predicate
@@ -188,7 +199,7 @@ impl Decisions {
     /// clauses of a call are decided in order, so the decision after the
     /// one last recalled at the position (see [`Position::last`]) is
     /// looked at first.
-    #[inline]
+    #[inline(always)]
     pub(super) fn recall(&mut self, pos: u32, tpl: u32, alt: u32) -> Option<Recalled> {
         let p = self.positions[pos as usize];
         let mut at = match p.last {
@@ -296,12 +307,18 @@ impl Machine {
     }
 
     /// Turn the record on for a query starting now, if the program has a
-    /// clause the look-ahead looks into (the sums behind the contexts'
+    /// clause the look-ahead looks into or a call whose decision it
+    /// records (the sums behind the contexts'
     /// names are then kept for the query: memoization's, turned off again
     /// when the query ends unless a predicate is memoized).
     pub(super) fn start_decisions(&mut self) {
-        let wanted =
-            !self.options.no_lookahead_record && self.ctx.entries.iter().any(|e| e.first_call);
+        let templates = &self.templates;
+        let wanted = !self.options.no_lookahead_record
+            && self.ctx.entries.iter().any(|e| {
+                e.first_call
+                    || matches!(e.source, Source::Template { tpl, .. }
+                        if templates[tpl as usize].ahead.iter().any(|p| p.own_call))
+            });
         self.decisions.reset(wanted);
         if wanted && !self.ctx.memo.on {
             self.enable_memo();
@@ -323,6 +340,24 @@ impl Machine {
             }
         }
         self.name_position()
+    }
+
+    /// [`Self::decided_position`] for a decision that looks at the
+    /// predicates `preds` gives: none when a usable entry that the name
+    /// leaves out has a clause for one of them
+    /// ([`Self::unnamed_touch`]).
+    #[inline]
+    pub(super) fn recording_position(
+        &mut self,
+        preds: impl FnOnce(&Self) -> [(SymId, u32); 3],
+    ) -> Option<u32> {
+        let pos = self.decided_position()?;
+        let m = &self.ctx.memo;
+        if m.lin_nonground == 0 && m.unb_nonground == 0 {
+            return Some(pos);
+        }
+        let preds = preds(self);
+        (!self.unnamed_touch(&preds)).then_some(pos)
     }
 
     #[inline(never)]

@@ -119,6 +119,10 @@ use crate::logic::lookahead::{
 };
 use crate::term::cell::{Digest, Hasher64};
 
+/// The mark of a decision made at a call ([`Machine::look_ahead_planned`])
+/// in the record, whose decisions are otherwise by clause alternative.
+const CALL_DECISION: u32 = 1 << 31;
+
 /// No item.
 pub(super) const NO_ITEM: Item = Item {
     entry: NONE,
@@ -378,21 +382,17 @@ impl Machine {
         // What was decided for this clause when the context was the same
         // (see [`super::decisions`]), from the entries of the predicates
         // the decision looks at.
-        let pos = self.decided_position().filter(|_| {
-            let m = &self.ctx.memo;
-            if m.lin_nonground == 0 && m.unb_nonground == 0 {
-                return true;
-            }
-            let t = &self.templates[tpl as usize];
+        let pos = self.recording_position(|m| {
             let mut preds = [pred; 3];
             if plan != NONE {
+                let t = &m.templates[tpl as usize];
                 let first = &t.ahead[plan as usize];
                 preds[1] = first.pred;
                 if first.then != NONE {
                     preds[2] = t.ahead[first.then as usize].pred;
                 }
             }
-            !self.unnamed_touch(&preds)
+            preds
         });
         let recalled = pos.and_then(|p| self.decisions.recall(p, tpl, item.alt));
         if let Some(Recalled::PassOver) = recalled {
@@ -565,14 +565,41 @@ impl Machine {
             },
         };
         if !first.slots && then.is_none_or(|p| !p.slots) {
-            // The `then` plan's places begin with the first's.
-            let places = then.map_or(&first.places, |p| &p.places);
-            self.drop_doomed(
-                cur,
-                places,
-                Check::of(tpl, plan, first),
-                then.map(|p| Check::of(tpl, first.then, p)),
-            );
+            // What was decided at this call in the same context, when the
+            // call's candidates depend on the context alone.
+            let key = CALL_DECISION | plan << 1 | then.is_some() as u32;
+            let pos = if first.own_call {
+                let then_pred = then.map_or(first.pred, |p| p.pred);
+                self.recording_position(|m| {
+                    let call = match m.store.heap.deref(goal) {
+                        Cell::Struct(a) => match m.store.heap.get(a) {
+                            Cell::Functor(f, n) => (f, n),
+                            _ => first.pred,
+                        },
+                        _ => first.pred,
+                    };
+                    [call, first.pred, then_pred]
+                })
+            } else {
+                None
+            };
+            match pos.and_then(|p| self.decisions.recall(p, tpl, key)) {
+                Some(Recalled::Kept(at, len)) => self.keep_recalled(cur, at, len),
+                Some(Recalled::PassOver) => Context::drop_candidates(cur, u64::MAX),
+                None => {
+                    // The `then` plan's places begin with the first's.
+                    let places = then.map_or(&first.places, |p| &p.places);
+                    self.drop_doomed(
+                        cur,
+                        places,
+                        Check::of(tpl, plan, first),
+                        then.map(|p| Check::of(tpl, first.then, p)),
+                    );
+                    if let Some(p) = pos {
+                        self.record_decision(p, tpl, key, cur);
+                    }
+                }
+            }
         } else {
             self.drop_doomed_made(goal, cur, first, then, env);
         }
