@@ -208,6 +208,29 @@ fn count_counts_short_games_like_the_model() {
 }
 
 #[test]
+fn the_variants_count_short_games_like_the_model() {
+    // The seed's search written two other ways (`bench/run variants`):
+    // the moves recorded in the head, and the jumps counted by an integer.
+    let expected = Board::start().count(6, |_| true);
+    let moves = (1..=6)
+        .rev()
+        .fold("f".to_string(), |t, i| format!("(j J{i} {t})"));
+    assert_eq!(
+        lolli(&[
+            "programs/solitaire2.lolli",
+            "--count",
+            "-e",
+            &format!("jump {moves}")
+        ]),
+        ok(&format!("{expected}\n"))
+    );
+    assert_eq!(
+        lolli(&["bench/counted.lolli", "--count", "-e", "jump 6"]),
+        ok(&format!("{expected}\n"))
+    );
+}
+
+#[test]
 fn centre_counts_short_games_ending_in_the_start_hole_like_the_model() {
     let run = |n: usize| {
         lolli(&[
