@@ -325,6 +325,7 @@ LINEAR d (f c c).
 LINEAR e c.
 two X :- c X peg, d X.
 deep (h X) :- c (f X Y) peg, d (f X Y), e Y.
+pair (p X Y) :- c (f X Y) peg, d (f X Y).
 ";
 
 /// Every answer of `goal` against `program` with the look-ahead (proofs
@@ -362,6 +363,15 @@ fn variables_of_the_head_in_the_call_are_read_from_the_candidate() {
         ("deep (h c), erase", &["yes"]),
         ("deep (h b), erase", &[]),
         ("deep V, erase", &["V = h a", "V = h c"]),
+        // The head leaves `X` and `Y` unbound (the clause's own first
+        // call), one variable twice, or bound.
+        ("pair P, erase", &["P = p a c", "P = p b b", "P = p c c"]),
+        ("pair (p A A), erase", &["A = b", "A = c"]),
+        (
+            "pair (p A B), erase",
+            &["A = a, B = c", "A = b, B = b", "A = c, B = c"],
+        ),
+        ("pair (p c B), erase", &["B = c"]),
     ];
     for (goal, expected) in cases {
         assert_eq!(

@@ -465,7 +465,9 @@ pub(super) fn places_in(cells: &[Cell], gk: Cell) -> Vec<(u32, Place)> {
 /// `G1` with those variables unbound: a call that binds them through the
 /// head finds among these candidates only those that match, so when none
 /// of them is left after the look-ahead, the clause is passed over as
-/// well; otherwise `G1` looks up its own candidates when it is called.
+/// well.  When the head leaves those variables distinct and unbound, the
+/// candidates are exactly the call's; otherwise `G1` looks up its own
+/// when it is called.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FirstCall {
     /// `G1`'s name and number of arguments.
@@ -477,6 +479,24 @@ pub struct FirstCall {
     /// Whether `G1` holds a variable of the head (its candidates at a call
     /// are then some of those found with `keys`).
     pub shared: bool,
+    /// Those variables' slots, when there are at most [`MAX_SHARED`]
+    /// (`nshared` of them; `u8::MAX` when more): when the head leaves them
+    /// distinct unbound variables, `G1`'s candidates at the call are
+    /// exactly those found with `keys`.
+    pub shared_slots: [u32; MAX_SHARED],
+    /// How many of `shared_slots` there are.
+    pub nshared: u8,
+}
+
+/// The most variables of the head in a first call whose values the engine
+/// checks after the head matched ([`FirstCall::shared_slots`]).
+pub const MAX_SHARED: usize = 4;
+
+impl FirstCall {
+    /// The slots of the head's variables in `G1`, if they can be checked.
+    pub fn shared_slots(&self) -> Option<&[u32]> {
+        self.shared_slots.get(..self.nshared as usize)
+    }
 }
 
 /// The [`FirstCall`] of the first conjunct `g1` of a body (its cells in
@@ -506,7 +526,20 @@ fn first_call(
     if vars().any(|s| s < env_len) {
         return None;
     }
-    let shared = vars().any(|s| head.contains(&s));
+    let mut shared_slots = [0; MAX_SHARED];
+    let mut nshared = 0u8;
+    for s in vars().filter(|s| head.contains(s)) {
+        if shared_slots[..nshared as usize].contains(&s) || nshared == u8::MAX {
+            continue;
+        }
+        match shared_slots.get_mut(nshared as usize) {
+            Some(slot) => {
+                *slot = s;
+                nshared += 1;
+            }
+            None => nshared = u8::MAX,
+        }
+    }
     let (pred, keys) = keys_of(cells, &[], |c| c, g1, &mut Vec::new());
     let sig = match n {
         0 => 0,
@@ -516,7 +549,9 @@ fn first_call(
         pred,
         keys,
         sig,
-        shared,
+        shared: nshared > 0,
+        shared_slots,
+        nshared,
     })
 }
 

@@ -406,6 +406,9 @@ impl Machine {
                 } else {
                     self.unify_template(&t, alt.head, goal, &mut slots)
                 };
+                // Candidates decided with the head's variables in `G1`
+                // unbound are the call's if the head left them so.
+                let decided = decided && (!ok || self.head_left_unbound(&t, item.alt, &slots));
                 if ok {
                     if entry.linear {
                         self.ctx.set_state(&mut self.store.trail, e, GONE);
@@ -471,6 +474,39 @@ impl Machine {
                 ok
             }
         }
+    }
+
+    /// Whether the variables of the head in the first conjunct of
+    /// alternative `alt` of `t` (see [`FirstCall::shared_slots`]) are
+    /// distinct unbound variables after the head matched (`slots`), so that
+    /// the conjunct's candidates are those decided when the clause was
+    /// chosen.  True when it holds none.
+    ///
+    /// [`FirstCall::shared_slots`]: crate::logic::lookahead::FirstCall::shared_slots
+    #[inline]
+    fn head_left_unbound(&self, t: &Template, alt: u32, slots: &[Option<Cell>]) -> bool {
+        let Some(fc) = t.conjuncts[alt as usize]
+            .first()
+            .and_then(|c| c.first.as_ref())
+        else {
+            return true;
+        };
+        if !fc.shared {
+            return true;
+        }
+        let Some(shared) = fc.shared_slots() else {
+            return false;
+        };
+        let mut seen = [Addr(u32::MAX); crate::logic::lookahead::MAX_SHARED];
+        for (k, &s) in shared.iter().enumerate() {
+            // (A slot the head did not reach gets a fresh variable.)
+            let Some(c) = slots[s as usize] else { continue };
+            match self.store.heap.deref(c) {
+                Cell::Ref(v) if !seen[..k].contains(&v) => seen[k] = v,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Push the conjuncts `G1 , ... , Gn` of a template clause instance's

@@ -102,8 +102,12 @@
 //! whatever the head binds them to, `G1`'s candidates at the call are
 //! some of these, each checked by the same plans (which read the head's
 //! variables from the candidate too).  So the clause is passed over when
-//! none of these is left, exactly as above; otherwise `G1` looks up its
-//! own candidates when it is called.
+//! none of these is left, exactly as above.  Otherwise, when the head
+//! leaves those variables distinct and unbound (a call that leaves the
+//! move open, `jump (j J1 ...)`), the candidates kept are exactly the
+//! call's and it takes them, as for other first calls
+//! ([`Machine::head_left_unbound`], checked when the head has matched);
+//! else `G1` looks up its own candidates when it is called.
 //!
 //! Calls whose candidates were dropped are never made, so `--stats`
 //! counts fewer inferences than the search would make without this.
@@ -431,10 +435,11 @@ impl Machine {
                 c
             }
         };
-        // Whether `sub` is what the call will compute (not when the head
-        // may bind variables of `G1`: the call's candidates are then some
-        // of these).
-        let mut exact = !fc.shared;
+        // Whether `sub` is what the call will compute: when `G1` holds
+        // variables of the head, only if the head leaves them distinct and
+        // unbound (checked when the clause is tried); otherwise the call's
+        // candidates are some of these.
+        let mut exact = !fc.shared || fc.shared_slots().is_some();
         if plan != NONE && Context::masked_nonempty(&sub) {
             let first = &t.ahead[plan as usize];
             if first.slots {
@@ -472,7 +477,7 @@ impl Machine {
         // Candidates whose move leads to a known failure (after the
         // record, which holds what the context alone decides).
         let mut known = None;
-        if exact && self.memoizing && plan != NONE && Context::masked_nonempty(&sub) {
+        if exact && !fc.shared && self.memoizing && plan != NONE && Context::masked_nonempty(&sub) {
             if let Some(mv) = t.ahead[plan as usize].moved.as_deref() {
                 known = self.drop_known_first_moves(goal, (tpl, plan), mv, &mut sub);
             }
