@@ -588,31 +588,46 @@ fn checker_accepts_the_triangle_proofs() {
 /// as with a depth limit, which turns that path and the look-ahead off.
 #[test]
 fn takes_from_known_facts_record_the_usual_steps() {
-    let four = "jump (s (s (s (s z))))";
-    let printed = |max_depth: Option<u32>| {
-        let options = Options {
-            proofs: true,
-            max_depth,
-            ..Options::default()
+    // The seed's program, the moves recorded in the head, and the jumps
+    // counted by an integer (the move begins at the body's third goal).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = [
+        (
+            program("solitaire.lolli"),
+            "jump (s (s (s (s z))))".to_string(),
+        ),
+        (
+            program("solitaire2.lolli"),
+            "jump (j A (j B (j C (j D f))))".to_string(),
+        ),
+        (root.join("bench/counted.lolli"), "jump 4".to_string()),
+    ];
+    for (path, goal) in cases {
+        let printed = |max_depth: Option<u32>| {
+            let options = Options {
+                proofs: true,
+                max_depth,
+                ..Options::default()
+            };
+            let mut s = Session::with_options(options, Box::new(BufferHost::default()));
+            s.load_file(&path).unwrap();
+            let ps = proofs(&mut s, &goal, usize::MAX);
+            let trees: Vec<String> = ps
+                .iter()
+                .map(|(_, p)| {
+                    p.check().unwrap();
+                    print_tree::tree(p)
+                })
+                .collect();
+            (trees, s.machine.known_takes)
         };
-        let mut s = Session::with_options(options, Box::new(BufferHost::default()));
-        s.load_file(program("solitaire.lolli")).unwrap();
-        let ps = proofs(&mut s, four, usize::MAX);
-        let trees: Vec<String> = ps
-            .iter()
-            .map(|(_, p)| {
-                p.check().unwrap();
-                print_tree::tree(p)
-            })
-            .collect();
-        (trees, s.machine.known_takes)
-    };
-    let (fast, known) = printed(None);
-    let (usual, none) = printed(Some(1_000));
-    assert!(known > 0, "no take made from a known fact");
-    assert_eq!(none, 0);
-    assert!(fast.len() > 100, "{} proofs", fast.len());
-    assert_eq!(fast, usual);
+        let (fast, known) = printed(None);
+        let (usual, none) = printed(Some(1_000));
+        assert!(known > 0, "{goal}: no take made from a known fact");
+        assert_eq!(none, 0);
+        assert!(fast.len() > 100, "{goal}: {} proofs", fast.len());
+        assert_eq!(fast, usual, "{goal}");
+    }
 }
 
 /// A hole of the board and its contents, read from a `b X Y D` resource.

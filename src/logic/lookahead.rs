@@ -364,6 +364,8 @@ pub fn plans_of(
         let reserved: u32 = conjuncts.iter().skip(1).map(|c| c.len).sum();
         let lens: Vec<u32> = conjuncts.iter().map(|c| c.len).collect();
         let goals: Vec<Cell> = conjuncts.iter().map(|c| c.goal).collect();
+        // The conjuncts before this one are in a move named already.
+        let mut moves_end = 0;
         for k in 0..conjuncts.len() {
             let (gk, len_k) = (conjuncts[k].goal, conjuncts[k].len);
             // Where `Gk` is relative to the block of the conjunct `d`
@@ -387,9 +389,10 @@ pub fn plans_of(
                     plans.push(p);
                     plans[first].moved =
                         move_plan(cells, &block, &goals, k, &seen, env_len, alt.head).map(Box::new);
-                    // (The engine names the facts of a move begun by the
-                    // first conjunct only: see `Conjunct::assumes`.)
-                    if let Some(mv) = plans[first].moved.as_ref().filter(|_| k == 0) {
+                    // The engine names the takes and facts of a move that
+                    // no earlier one holds (`Conjunct::take`, `assumes`).
+                    let free = k >= moves_end;
+                    if let Some(mv) = plans[first].moved.as_ref().filter(|_| free) {
                         let m = mv.takes.len();
                         for j in 0..m {
                             if let Some(c) = conjuncts.get_mut(k + 1 + j) {
@@ -399,6 +402,8 @@ pub fn plans_of(
                         if let Some(c) = conjuncts.get_mut(k + 1 + m) {
                             c.assumes = Some((first as u32, offset(1 + m)));
                         }
+                        conjuncts[k].begins = k > 0;
+                        moves_end = k + 2 + m;
                     }
                     if let Some(after) = conjuncts.get(k + 2) {
                         let known = &plans[first].places;

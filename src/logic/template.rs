@@ -68,9 +68,8 @@ pub struct Template {
     /// The look-ahead plans of consecutive conjuncts
     /// ([`super::lookahead::plans_of`]), named by [`Conjunct::plan`].
     pub ahead: Box<[AheadPlan]>,
-    /// The conjuncts that are takes of a move begun by their body's first
-    /// conjunct ([`Conjunct::take`]), by their goal's cell, in increasing
-    /// order of it ([`takes_of`]).
+    /// The conjuncts that are takes of a move ([`Conjunct::take`]), by
+    /// their goal's cell, in increasing order of it ([`takes_of`]).
     pub takes: Box<[TakeOf]>,
     /// Where the clause was written, if it came from a source text.
     pub origin: Option<(FileId, Span)>,
@@ -122,21 +121,27 @@ pub struct Conjunct {
     /// depend on the head: its name and index keys
     /// ([`super::lookahead::FirstCall`]).
     pub first: Option<FirstCall>,
-    /// For the assumption that ends a move begun by the first conjunct
-    /// ([`super::move_plan`]): the position in [`Template::ahead`] of the
-    /// plan of `G1 , G2` whose move plan names it, and where the heap copy
-    /// of `G1` is relative to this conjunct's block (as
+    /// For the assumption that ends a move begun by a conjunct `Gk`
+    /// ([`super::move_plan`]; the first one of the body, or the first after
+    /// an earlier move's assumption): the position in [`Template::ahead`]
+    /// of the plan of `Gk , Gk+1` whose move plan names it, and where the
+    /// heap copy of `Gk` is relative to this conjunct's block (as
     /// [`AheadPlan::offset`]).  The engine names the facts such a move
-    /// assumes by the move and the term of the fact `G1` took.
+    /// assumes by the move and the term of the fact `Gk` took.
     pub assumes: Option<(u32, i64)>,
-    /// For a call `Gj` (j = 2 .. m+1) that the move begun by the first
-    /// conjunct takes ([`super::move_plan::MovePlan::takes`]): the
-    /// position in [`Template::ahead`] of the plan of `G1 , G2` whose move
-    /// plan names it, its place among the takes (from 0), and where the
-    /// heap copy of `G1` is relative to this conjunct's block.  The
-    /// candidate `G1` took decides the fact such a take finds, so the
-    /// engine remembers it by the move and the term of that candidate.
+    /// For a call `Gj` (j = k+1 .. k+m) that the move begun by `Gk` takes
+    /// ([`super::move_plan::MovePlan::takes`]): the position in
+    /// [`Template::ahead`] of the plan of `Gk , Gk+1` whose move plan
+    /// names it, its place among the takes (from 0), and where the heap
+    /// copy of `Gk` is relative to this conjunct's block.  The candidate
+    /// `Gk` took decides the fact such a take finds, so the engine
+    /// remembers it by the move and the term of that candidate.
     pub take: Option<(u32, u32, i64)>,
+    /// Whether this conjunct, not the first, begins such a move (`b X Y
+    /// peg` in `jump K :- K > 0 , N is K - 1 , b X Y peg , ...`): the
+    /// engine then records what its call takes.  (The first conjunct's
+    /// move is known when the clause is tried.)
+    pub begins: bool,
 }
 
 /// A conjunct that is a take of a move ([`Conjunct::take`]), found by its
@@ -145,11 +150,11 @@ pub struct Conjunct {
 pub struct TakeOf {
     /// The conjunct's goal: the template cell of its compound term.
     pub goal: u32,
-    /// The plan of `G1 , G2` whose move plan names it.
+    /// The plan of `Gk , Gk+1` whose move plan names it.
     pub plan: u32,
     /// Its place among the move's takes, from 0.
     pub k: u32,
-    /// Where the heap copy of `G1` is relative to the conjunct's block.
+    /// Where the heap copy of `Gk` is relative to the conjunct's block.
     pub offset: i64,
 }
 
@@ -199,6 +204,7 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 first: None,
                                 assumes: None,
                                 take: None,
+                                begins: false,
                             }),
                             _ => out.push(Conjunct {
                                 goal: c,
@@ -207,6 +213,7 @@ pub fn conjuncts_of(cells: &[Cell], ends: &[u32], alts: &[Alt]) -> Vec<Vec<Conju
                                 first: None,
                                 assumes: None,
                                 take: None,
+                                begins: false,
                             }),
                         }
                     }

@@ -543,6 +543,7 @@ impl Machine {
                         env,
                         parent: node,
                         origin: e,
+                        begins: c.begins,
                     };
                     self.cont = self.push_frame(action, self.cont);
                 }
@@ -647,6 +648,7 @@ impl Machine {
                         env,
                         parent: parents[k],
                         origin: e,
+                        begins: c.begins,
                     };
                     self.cont = self.push_frame(action, self.cont);
                 }

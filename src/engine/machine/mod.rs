@@ -201,7 +201,9 @@ enum Action {
     /// reached: heap block `at ..` is filled from template `tpl`'s block at
     /// `tc` (see `push_conjuncts`), then proved like `Solve`.  `plan` is
     /// the template's look-ahead plan for the conjunct before and this one
-    /// ([`crate::logic::template::Conjunct::plan`], `NONE` for none).
+    /// ([`crate::logic::template::Conjunct::plan`], `NONE` for none);
+    /// `begins` whether the conjunct begins a move whose takes are
+    /// recorded ([`crate::logic::template::Conjunct::begins`]).
     Deferred {
         at: u32,
         tpl: u32,
@@ -210,6 +212,7 @@ enum Action {
         env: u32,
         parent: u32,
         origin: u32,
+        begins: bool,
     },
     /// The end of the scope of entries `first..end` (see
     /// [`Machine::exit_scope`]): `saved` is the slack at its start,
@@ -315,7 +318,7 @@ struct Frame {
 }
 
 // Frames are pushed and popped at every step: an `Action` is kept to 32
-// bytes (a tag and seven `u32`s at most).
+// bytes (a tag and seven `u32`s at most, and a flag beside the tag).
 const _: () = assert!(std::mem::size_of::<Action>() == 32);
 
 #[derive(Copy, Clone, Debug)]
@@ -1183,11 +1186,17 @@ impl Machine {
                     env,
                     parent,
                     origin,
+                    begins,
                     ..
                 } => {
                     if let Some(ok) = self.fast_take(at, tpl, tc, env, parent) {
                         Ok(ok)
                     } else {
+                        if begins {
+                            // A conjunct after the first that begins a move:
+                            // its takes are recorded.
+                            self.move_first = at;
+                        }
                         self.fill_deferred(at, tpl, tc, env);
                         self.deferred = (at, tpl, tc);
                         let step = self.solve(Cell::Struct(Addr(at)), parent, origin);

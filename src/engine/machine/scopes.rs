@@ -332,7 +332,7 @@ impl Machine {
     /// whose `Gk` took a candidate fact with an interned term: the move
     /// (template, and the plan of `Gk , Gk+1`), that term's id and the
     /// number of facts the assumption adds.  The candidate's term decides
-    /// those facts (their variables are all fresh in `Gk`), so their ids,
+    /// those facts (their variables all occur in `Gk`), so their ids,
     /// once found, are remembered by the move and the id, and the facts
     /// assumed by the same move from the same term later are not looked
     /// for again ([`MemoTable::move_facts`], shared with the memo
