@@ -39,10 +39,10 @@
 //! assumed again is named without tokenizing it: its whole-atom index key
 //! finds the id it had, which one walk checks against that id's tokens
 //! (`Machine::identify_fact`).  The facts a move assumes (the
-//! assumption after `G1 , ...` in a clause whose first conjunct has a
+//! assumption after `Gk , ...` in a clause whose conjunct `Gk` has a
 //! move plan, as the triangle's `jump` clauses) are named without even
 //! that walk, and indexed without computing their keys, when the term of
-//! the candidate `G1` took was met before in the same move: that term
+//! the candidate `Gk` took was met before in the same move: that term
 //! decides the facts, so their ids are remembered by the move and the
 //! term's id (`MemoTable::move_facts`, `Machine::move_assumed`), and
 //! their keys by their ids.

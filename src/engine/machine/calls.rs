@@ -216,9 +216,9 @@ impl Machine {
     /// `Some(true)` when it was taken, `None` when the conjunct is to be
     /// solved the usual way.
     ///
-    /// The candidate `G1` took (`Context::move_take`) decides the take's
-    /// goal, a ground atom, so the fact a take found once after a
-    /// candidate of the same term is the one it finds again
+    /// The candidate the move's `Gk` took (`Context::move_take`) decides
+    /// the take's goal, a ground atom, so the fact a take found once after
+    /// a candidate of the same term is the one it finds again
     /// ([`MemoTable::take_fact`]: the fact's term id and the call's
     /// whole-atom key).  When the one usable item that can match the call
     /// is a fact of that term ([`Context::single_fact`]: no other item
