@@ -580,6 +580,12 @@ impl Machine {
         origin: u32,
         id: Option<u32>,
     ) -> Result<(), RuntimeError> {
+        if let Some(id) = id.filter(|_| self.ctx.memo.on) {
+            if let Some(keys) = self.memo.fact_keys(id) {
+                self.assume_known_fact(clause, linear, node, id, keys);
+                return Ok(());
+            }
+        }
         let mut alts = std::mem::take(&mut self.assume_alts);
         alts.clear();
         let r = {
@@ -685,6 +691,54 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// [`Self::assume_clause`] of a fact of a move whose term's id `id`
+    /// and index keys `keys` are known (see [`Machine::move_assumed`]):
+    /// the same fact was assumed before the usual way, its head checked
+    /// and its keys computed then, so it is pushed and indexed at once.
+    fn assume_known_fact(
+        &mut self,
+        clause: Cell,
+        linear: bool,
+        node: u32,
+        id: u32,
+        (pred, keys, args): crate::engine::memo::FactKeys,
+    ) {
+        let head = self.store.heap.deref(clause);
+        debug_assert!({
+            let heap = &self.store.heap;
+            let computed = head_keys_and_digests(
+                &heap.cells,
+                &heap.digests,
+                |c| heap.deref(c),
+                head,
+                &mut Vec::new(),
+                |_, _| {},
+            );
+            computed == (pred, keys)
+        });
+        let start = self.ctx.heap_alts.len() as u32;
+        let ground = keys.whole.is_some();
+        self.ctx.heap_alts.push(crate::engine::context::HeapAlt {
+            head,
+            pred,
+            body: self.ctx.bodies.len() as u32,
+            nbody: 0,
+            ground,
+            args: if ground { args } else { Default::default() },
+        });
+        let e = self.ctx.push_entry(
+            linear,
+            Source::Heap {
+                clause,
+                alts: start,
+                n: 1,
+            },
+            node,
+        );
+        self.ctx.index(&mut self.store.trail, e, 0, pred, &keys);
+        self.identify_known(e, clause, keys.whole, id);
     }
 
     /// Refuse to assume clauses for the heads `preds` (each with its head
