@@ -531,20 +531,17 @@ fn first_call(
     if vars().any(|s| s < env_len) {
         return None;
     }
+    let mut shared: Vec<u32> = vars().filter(|s| head.contains(s)).collect();
+    shared.sort_unstable();
+    shared.dedup();
     let mut shared_slots = [0; MAX_SHARED];
-    let mut nshared = 0u8;
-    for s in vars().filter(|s| head.contains(s)) {
-        if shared_slots[..nshared as usize].contains(&s) || nshared == u8::MAX {
-            continue;
+    let nshared = match shared_slots.get_mut(..shared.len()) {
+        Some(slots) => {
+            slots.copy_from_slice(&shared);
+            shared.len() as u8
         }
-        match shared_slots.get_mut(nshared as usize) {
-            Some(slot) => {
-                *slot = s;
-                nshared += 1;
-            }
-            None => nshared = u8::MAX,
-        }
-    }
+        None => u8::MAX,
+    };
     let (pred, keys) = keys_of(cells, &[], |c| c, g1, &mut Vec::new());
     let sig = match n {
         0 => 0,
@@ -581,18 +578,23 @@ pub(super) fn plan(
     offset: i64,
     known_places: &[Place],
 ) -> Option<AheadPlan> {
+    let with = |read: &[(u32, Place)]| {
+        plan_from(cells, gk, next, seen, env_len, offset, known_places, read)
+    };
     let all = places_in(cells, gk);
-    let known = |s: u32| s < env_len || seen.contains(&s);
-    plan_from(cells, gk, next, seen, env_len, offset, known_places, &all).or_else(|| {
-        let fresh: Vec<(u32, Place)> = all.iter().filter(|&&(s, _)| !known(s)).copied().collect();
-        (fresh.len() < all.len())
-            .then(|| plan_from(cells, gk, next, seen, env_len, offset, known_places, &fresh))
-            .flatten()
+    with(&all).or_else(|| {
+        // Only the variables first seen in `gk`.
+        let own: Vec<(u32, Place)> = all
+            .iter()
+            .filter(|&&(s, _)| s >= env_len && !seen.contains(&s))
+            .copied()
+            .collect();
+        (own.len() < all.len()).then(|| with(&own)).flatten()
     })
 }
 
-/// [`plan`] with `fresh`, the variables of `gk` read from the candidate
-/// and their places.
+/// [`plan`] with `read`, the variables of `gk` read from the candidate
+/// and their places (the others occurring before `gk` are read as slots).
 #[allow(clippy::too_many_arguments)]
 fn plan_from(
     cells: &[Cell],
@@ -602,7 +604,7 @@ fn plan_from(
     env_len: u32,
     offset: i64,
     known_places: &[Place],
-    fresh: &[(u32, Place)],
+    read: &[(u32, Place)],
 ) -> Option<AheadPlan> {
     let (Cell::Struct(a), Cell::Struct(b)) = (gk, next) else {
         return None;
@@ -631,7 +633,7 @@ fn plan_from(
         stack.push(arg);
         while let Some(c) = stack.pop() {
             ops.push(match c {
-                Cell::Ref(s) => match fresh.iter().find(|&&(t, _)| t == s.0) {
+                Cell::Ref(s) => match read.iter().find(|&&(t, _)| t == s.0) {
                     Some(&(_, at)) => {
                         let j = match places.iter().position(|&o| o == at) {
                             Some(j) => j,

@@ -576,13 +576,10 @@ impl Machine {
             let pos = if first.own_call {
                 let then_pred = then.map_or(first.pred, |p| p.pred);
                 self.recording_position(|m| {
-                    let call = match m.store.heap.deref(goal) {
-                        Cell::Struct(a) => match m.store.heap.get(a) {
-                            Cell::Functor(f, n) => (f, n),
-                            _ => first.pred,
-                        },
-                        _ => first.pred,
-                    };
+                    let heap = &m.store.heap;
+                    let call = heap
+                        .functor(heap.deref(goal))
+                        .map_or(first.pred, |(f, n, _)| (f, n));
                     [call, first.pred, then_pred]
                 })
             } else {
