@@ -62,7 +62,7 @@ pub const GONE: u32 = u32::MAX;
 pub struct EntryId(pub u32);
 
 /// Identifies an index bucket.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BucketId(pub u32);
 
 /// One alternative of one entry, as stored in buckets.
@@ -362,6 +362,30 @@ pub struct Context {
     /// The newest candidate taken by a call that begins a move, and not
     /// undone (see [`MoveTake`]).
     pub move_take: MoveTake,
+    /// What [`Targets`] kept for this context hold for: a number no other
+    /// context or earlier state of this one had (0, never given, in a
+    /// context made by `Default`), given anew when keys lose their
+    /// buckets.  A clone keeps it, with the same buckets.
+    index_epoch: u64,
+}
+
+/// The buckets an item of a ground head joins, as [`Context::index_known`]
+/// found them, with the context's [`Context::index_epoch`] then: they hold
+/// while it is the same (keys only ever gain buckets until some lose theirs,
+/// which gives the context a new epoch).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Targets {
+    epoch: u64,
+    side: u8,
+    n: u8,
+    buckets: [BucketId; 2 + MAX_ARGS],
+}
+
+/// A new [`Context::index_epoch`], never given before in this process.
+fn new_index_epoch() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static EPOCHS: AtomicU64 = AtomicU64::new(1);
+    EPOCHS.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A candidate fact taken by the call `Gk` that begins a move (the
@@ -431,6 +455,7 @@ impl Context {
     pub fn new() -> Self {
         Context {
             next_token: 1,
+            index_epoch: new_index_epoch(),
             ..Context::default()
         }
     }
@@ -692,21 +717,76 @@ impl Context {
         self.memo.on && (self.entries[e as usize].linear || e >= self.memo.base)
     }
 
-    fn push_item(&mut self, b: BucketId, item: Item) {
-        self.buckets[b.0 as usize].push(item);
-        self.memberships.push((b, item));
-    }
-
     /// Index alternative `alt` of the newest entry `e` under its head keys.
     /// Must be called right after `push_entry(e)` for each alternative, in order.
     pub fn index(&mut self, trail: &mut Trail, e: u32, alt: u32, pred: (SymId, u32), keys: &Keys) {
-        let linear = self.entries[e as usize].linear as usize;
-        let side = 1 - linear; // 0: linear, 1: unbounded
-        let item = Item { entry: e, alt };
+        let side = 1 - self.entries[e as usize].linear as usize; // 0: linear, 1: unbounded
+        let (targets, n) = self.targets_of(pred, keys, side);
+        self.join(trail, e, alt, keys.first, &targets[..n]);
+    }
+
+    /// [`Context::index`] of the only alternative of the newest entry `e`,
+    /// a fact whose buckets an earlier indexing of the same head found
+    /// (`known`, filled in here when it does not hold): a move's fact,
+    /// assumed again and again, costs no lookup of its keys.
+    #[inline]
+    pub fn index_known(
+        &mut self,
+        trail: &mut Trail,
+        e: u32,
+        pred: (SymId, u32),
+        keys: &Keys,
+        known: &mut Targets,
+    ) {
+        let side = 1 - self.entries[e as usize].linear as usize;
+        if known.epoch != self.index_epoch || known.epoch == 0 || known.side as usize != side {
+            let (buckets, n) = self.targets_of(pred, keys, side);
+            *known = Targets {
+                epoch: self.index_epoch,
+                side: side as u8,
+                n: n as u8,
+                buckets,
+            };
+        }
+        debug_assert_eq!(
+            {
+                let (b, n) = self.targets_of(pred, keys, side);
+                b[..n].to_vec()
+            },
+            known.buckets[..known.n as usize].to_vec(),
+            "the kept buckets of a fact"
+        );
+        self.join(trail, e, 0, keys.first, &known.buckets[..known.n as usize]);
+    }
+
+    /// Put alternative `alt` of entry `e` (whose head's first-argument
+    /// signature is `first`) on the buckets `targets`, as one trail record.
+    #[inline]
+    fn join(&mut self, trail: &mut Trail, e: u32, alt: u32, first: u32, targets: &[BucketId]) {
         // The first alternative gives the entry its signature; a second one
         // takes it away (the filter is per entry, not per alternative).
         let entry = &mut self.entries[e as usize];
-        entry.sig = if entry.nmemb == 0 { keys.first } else { 0 };
+        entry.sig = if entry.nmemb == 0 { first } else { 0 };
+        let item = Item { entry: e, alt };
+        let from = self.memberships.len() as u32;
+        for &b in targets {
+            self.buckets[b.0 as usize].push(item);
+            self.memberships.push((b, item));
+        }
+        trail.push(Undo::Indexed(from, targets.len() as u32));
+        let entry = &mut self.entries[e as usize];
+        entry.nmemb = self.memberships.len() as u32 - entry.memb;
+    }
+
+    /// The buckets an item of a head of `pred` with `keys` joins on `side`
+    /// (0 linear, 1 unbounded): "all", the whole head's, each argument's.
+    /// Keys seen for the first time get their pairs of buckets now.
+    fn targets_of(
+        &mut self,
+        pred: (SymId, u32),
+        keys: &Keys,
+        side: usize,
+    ) -> ([BucketId; 2 + MAX_ARGS], usize) {
         let nargs = (pred.1 as usize).min(MAX_ARGS);
         // Every bucket the item joins: "all", whole head, each argument.
         let mut targets = [BucketId(0); 2 + MAX_ARGS];
@@ -793,13 +873,7 @@ impl Context {
             let b = self.spare_buckets.pop().unwrap_or_default();
             self.buckets.push(b);
         }
-        let from = self.memberships.len() as u32;
-        for &b in &targets[..n] {
-            self.push_item(b, item);
-        }
-        trail.push(Undo::Indexed(from, n as u32));
-        let entry = &mut self.entries[e as usize];
-        entry.nmemb = self.memberships.len() as u32 - entry.memb;
+        (targets, n)
     }
 
     /// End the scope of entries `first .. end`: they become `GONE` and leave
@@ -1285,6 +1359,7 @@ impl Context {
         }
         // Bucket ids are given again from here: their records are void.
         self.runs.clear();
+        self.index_epoch = new_index_epoch();
     }
 
     /// Forget the buckets made since there were `mark` of them, and their
@@ -1319,6 +1394,7 @@ impl Context {
             self.key_log.pop();
         }
         debug_assert!(self.buckets[mark as usize..].iter().all(|b| b.is_empty()));
+        self.index_epoch = new_index_epoch();
         self.spare_buckets
             .extend(self.buckets.drain(mark as usize..));
     }

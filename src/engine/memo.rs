@@ -79,7 +79,7 @@ use std::sync::Arc;
 use super::tokens::ground_is;
 pub use super::tokens::{hash_tokens, tokens};
 pub(crate) use super::tokens::{written_is, written_tokens};
-use crate::engine::context::ALT_DIGESTS;
+use crate::engine::context::{Targets, ALT_DIGESTS};
 use crate::logic::keys::Keys;
 use crate::term::cell::{Digest, FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
@@ -513,6 +513,14 @@ pub(crate) type TakeFact = (u32, u64);
 /// [`head_keys_and_digests`]: crate::logic::keys::head_keys_and_digests
 pub(crate) type FactKeys = ((SymId, u32), Keys, [Digest; ALT_DIGESTS]);
 
+/// What is kept of the fact of an interned term that moves assume: its
+/// keys, and the buckets it joined when last indexed.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct KnownFact {
+    pub(crate) keys: FactKeys,
+    pub(crate) targets: Targets,
+}
+
 /// The most moves whose facts the table remembers ([`MemoTable::moves`]):
 /// when full, it starts afresh (about 7.5 MB: 56 bytes an entry and one
 /// of control, in a map of 131,072 slots by then).
@@ -553,7 +561,7 @@ pub struct MemoTable {
     /// The index keys of interned facts that moves assume, by id (see
     /// `Machine::assume_clause`): the term decides them, so they are
     /// computed once per term.  Counted in `terms_bytes`.
-    fact_keys: HashMap<u32, FactKeys, FastHash>,
+    fact_keys: HashMap<u32, KnownFact, FastHash>,
     /// Bytes the interned terms hold (estimated as for keys).
     terms_bytes: usize,
     /// How many times the interned terms were numbered afresh
@@ -718,13 +726,24 @@ impl MemoTable {
     /// The keys of the fact of term `id`, when kept.
     #[inline]
     pub(crate) fn fact_keys(&self, id: u32) -> Option<FactKeys> {
-        self.fact_keys.get(&id).copied()
+        self.fact_keys.get(&id).map(|k| k.keys)
+    }
+
+    /// The keys of the fact of term `id` and the buckets it joined, when
+    /// kept.
+    #[inline]
+    pub(crate) fn known_fact(&mut self, id: u32) -> Option<&mut KnownFact> {
+        self.fact_keys.get_mut(&id)
     }
 
     /// Keep the keys of the fact of term `id`.
     pub(crate) fn keep_fact_keys(&mut self, id: u32, keys: FactKeys) {
-        if self.fact_keys.insert(id, keys).is_none() {
-            self.terms_bytes += std::mem::size_of::<FactKeys>() + MAP_ENTRY_BYTES;
+        let known = KnownFact {
+            keys,
+            targets: Targets::default(),
+        };
+        if self.fact_keys.insert(id, known).is_none() {
+            self.terms_bytes += std::mem::size_of::<KnownFact>() + MAP_ENTRY_BYTES;
         }
     }
 

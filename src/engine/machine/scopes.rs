@@ -581,8 +581,7 @@ impl Machine {
         id: Option<u32>,
     ) -> Result<(), RuntimeError> {
         if let Some(id) = id.filter(|_| self.ctx.memo.on) {
-            if let Some(keys) = self.memo.fact_keys(id) {
-                self.assume_known_fact(clause, linear, node, id, keys);
+            if self.assume_known_fact(clause, linear, node, id) {
                 return Ok(());
             }
         }
@@ -694,20 +693,22 @@ impl Machine {
     }
 
     /// [`Self::assume_clause`] of a fact of a move whose term's id `id`
-    /// and index keys `keys` are known (see [`Machine::move_assumed`]):
-    /// the same fact was assumed before the usual way, its head checked
-    /// and its keys computed then, so it is pushed and indexed at once.
-    fn assume_known_fact(
-        &mut self,
-        clause: Cell,
-        linear: bool,
-        node: u32,
-        id: u32,
-        (pred, keys, args): crate::engine::memo::FactKeys,
-    ) {
-        let head = self.store.heap.deref(clause);
+    /// is known, when its index keys are kept (see
+    /// [`Machine::move_assumed`]): the same fact was assumed before the
+    /// usual way, its head checked and its keys computed then, so it is
+    /// pushed and indexed at once, on the buckets it joined last time
+    /// when they still hold.  False when the keys are not kept.
+    fn assume_known_fact(&mut self, clause: Cell, linear: bool, node: u32, id: u32) -> bool {
+        let Machine {
+            memo, ctx, store, ..
+        } = self;
+        let Some(known) = memo.known_fact(id) else {
+            return false;
+        };
+        let (pred, keys, args) = known.keys;
+        let head = store.heap.deref(clause);
         debug_assert!({
-            let heap = &self.store.heap;
+            let heap = &store.heap;
             let computed = head_keys_and_digests(
                 &heap.cells,
                 &heap.digests,
@@ -718,17 +719,17 @@ impl Machine {
             );
             computed == (pred, keys)
         });
-        let start = self.ctx.heap_alts.len() as u32;
+        let start = ctx.heap_alts.len() as u32;
         let ground = keys.whole.is_some();
-        self.ctx.heap_alts.push(crate::engine::context::HeapAlt {
+        ctx.heap_alts.push(crate::engine::context::HeapAlt {
             head,
             pred,
-            body: self.ctx.bodies.len() as u32,
+            body: ctx.bodies.len() as u32,
             nbody: 0,
             ground,
             args: if ground { args } else { Default::default() },
         });
-        let e = self.ctx.push_entry(
+        let e = ctx.push_entry(
             linear,
             Source::Heap {
                 clause,
@@ -737,8 +738,9 @@ impl Machine {
             },
             node,
         );
-        self.ctx.index(&mut self.store.trail, e, 0, pred, &keys);
+        ctx.index_known(&mut store.trail, e, pred, &keys, &mut known.targets);
         self.identify_known(e, clause, keys.whole, id);
+        true
     }
 
     /// Refuse to assume clauses for the heads `preds` (each with its head
