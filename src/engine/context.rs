@@ -581,6 +581,23 @@ impl Context {
         }
     }
 
+    /// [`Context::change_state`] undone by backtracking: only `memo_ids`
+    /// follows the change.  The sums, their versions and the count of
+    /// entries without a term id come back whole with the arena lengths,
+    /// right after the trail is undone ([`Context::truncate`]), so adding
+    /// to them here would be work thrown away.
+    #[inline]
+    fn restore_state(&mut self, e: u32, state: u32) {
+        let old = std::mem::replace(&mut self.entries[e as usize].state, state);
+        if self.memo.on && (old == AVAIL) != (state == AVAIL) && self.counted(e) {
+            let entry = &self.entries[e as usize];
+            if entry.res != crate::engine::memo::NO_RES {
+                self.memo_ids
+                    .change(entry.linear, entry.res, state == AVAIL);
+            }
+        }
+    }
+
     /// Push a restriction, trailed; returns its token.
     pub fn restrict(&mut self, trail: &mut Trail, base: u32) -> u32 {
         let token = self.next_token;
@@ -901,10 +918,12 @@ impl Context {
         self.move_take = MoveTake { goal, entry };
     }
 
-    /// Undo one index or state change (called by the trail's undo loop).
+    /// Undo one index or state change (called by the trail's undo loop,
+    /// which [`Context::truncate`] follows: the memo sums are left for it
+    /// to restore).
     pub fn undo(&mut self, u: Undo) {
         match u {
-            Undo::State(e, old) => self.change_state(e.0, old),
+            Undo::State(e, old) => self.restore_state(e.0, old),
             Undo::Indexed(from, n) => {
                 for m in (from..from + n).rev() {
                     let (b, _) = self.memberships[m as usize];
