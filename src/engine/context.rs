@@ -381,6 +381,16 @@ pub struct Targets {
     buckets: [BucketId; 2 + MAX_ARGS],
 }
 
+/// The predicate index and the bucket pair of a whole-atom key, as
+/// [`Context::single_fact_known`] found them, with the context's
+/// [`Context::index_epoch`] then (they hold while it is the same).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyBuckets {
+    epoch: u64,
+    pix: u32,
+    pair: [BucketId; 2],
+}
+
 /// A new [`Context::index_epoch`], never given before in this process.
 fn new_index_epoch() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -1111,6 +1121,45 @@ impl Context {
         one.filter(|_| all)
     }
 
+    /// [`Context::single_fact`] for a call of `pred` whose whole-atom key
+    /// `whole` got its buckets when `known` was filled in (here, when it
+    /// does not hold and the key has buckets): a take of a move, made
+    /// again and again, costs no lookup of its key.
+    #[inline]
+    pub fn single_fact_known(
+        &self,
+        pred: (SymId, u32),
+        whole: u64,
+        known: &mut KeyBuckets,
+        fact: impl Fn(Item) -> bool,
+    ) -> Option<Item> {
+        if known.epoch != self.index_epoch || known.epoch == 0 {
+            let pix = self.pred_ix(pred)?;
+            let pair = self.preds[pix].ground.get(&whole)?.pair;
+            *known = KeyBuckets {
+                epoch: self.index_epoch,
+                pix: pix as u32,
+                pair,
+            };
+        }
+        debug_assert_eq!(self.pred_ix(pred), Some(known.pix as usize));
+        debug_assert_eq!(
+            self.preds[known.pix as usize]
+                .ground
+                .get(&whole)
+                .map(|g| g.pair),
+            Some(known.pair),
+            "the kept buckets of a key"
+        );
+        let mut one = None;
+        let all = self.each_usable_in(known.pix, &known.pair, |it| {
+            let first = one.is_none();
+            one = Some(it);
+            first && fact(it)
+        });
+        one.filter(|_| all)
+    }
+
     /// Give `visit` the usable items that a call of the predicate at index
     /// `pix` whose arguments are all ground, with whole-atom key `whole`,
     /// can meet, until it says `false`; whether every such item was
@@ -1118,10 +1167,21 @@ impl Context {
     /// item without a whole-atom key, or a bucket is too long to look
     /// through (a few items with no key, more facts under one).
     #[inline(always)]
-    fn each_usable_by_key(
+    fn each_usable_by_key(&self, pix: u32, whole: u64, visit: impl FnMut(Item) -> bool) -> bool {
+        let pi = &self.preds[pix as usize];
+        match pi.ground.get(&whole) {
+            Some(g) => self.each_usable_in(pix, &g.pair, visit),
+            None => self.each_usable_in(pix, &[], visit),
+        }
+    }
+
+    /// [`Context::each_usable_by_key`] with the key's buckets `pair` (none
+    /// when the key has none).
+    #[inline(always)]
+    fn each_usable_in(
         &self,
         pix: u32,
-        whole: u64,
+        pair: &[BucketId],
         mut visit: impl FnMut(Item) -> bool,
     ) -> bool {
         const SCAN: usize = 8;
@@ -1133,7 +1193,7 @@ impl Context {
                 return false;
             }
         }
-        for &b in pi.ground.get(&whole).map(|g| g.pair).iter().flatten() {
+        for &b in pair {
             let items = &self.buckets[b.0 as usize];
             if items.len() > FACTS {
                 return false;

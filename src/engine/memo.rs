@@ -79,7 +79,7 @@ use std::sync::Arc;
 use super::tokens::ground_is;
 pub use super::tokens::{hash_tokens, tokens};
 pub(crate) use super::tokens::{written_is, written_tokens};
-use crate::engine::context::{Targets, ALT_DIGESTS};
+use crate::engine::context::{KeyBuckets, Targets, ALT_DIGESTS};
 use crate::logic::keys::Keys;
 use crate::term::cell::{Digest, FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
@@ -507,6 +507,14 @@ pub(crate) type MoveFacts = ([u32; MAX_MOVE_FACTS], u64);
 /// whole-atom index key of that term, the call's.
 pub(crate) type TakeFact = (u32, u64);
 
+/// What is kept of a take of a move after a given candidate: what it
+/// finds, and the buckets of the fact's whole-atom key when last looked up.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct KnownTake {
+    pub(crate) fact: TakeFact,
+    pub(crate) buckets: KeyBuckets,
+}
+
 /// A fact's name and number of arguments, its head's index keys, and the
 /// digests of its first arguments, as [`head_keys_and_digests`] gives them.
 ///
@@ -557,7 +565,7 @@ pub struct MemoTable {
     /// candidate's term: the candidate's term decides the take's goal, a
     /// ground atom, so the fact found once is the one to find whenever the
     /// ids hold (see `Machine::fast_take`).  Bounded by [`MOVES_KEPT`].
-    takes: HashMap<(u32, u32, u32, u32), TakeFact, FastHash>,
+    takes: HashMap<(u32, u32, u32, u32), KnownTake, FastHash>,
     /// The index keys of interned facts that moves assume, by id (see
     /// `Machine::assume_clause`): the term decides them, so they are
     /// computed once per term.  Counted in `terms_bytes`.
@@ -756,8 +764,13 @@ impl MemoTable {
     /// What take `k` of move `moved` (template, plan) finds after a
     /// candidate of term `id`, when known.
     #[inline]
-    pub(crate) fn take_fact(&self, moved: (u32, u32), k: u32, id: u32) -> Option<TakeFact> {
-        self.takes.get(&(moved.0, moved.1, k, id)).copied()
+    pub(crate) fn take_fact(
+        &mut self,
+        moved: (u32, u32),
+        k: u32,
+        id: u32,
+    ) -> Option<&mut KnownTake> {
+        self.takes.get_mut(&(moved.0, moved.1, k, id))
     }
 
     /// Remember what take `k` of move `moved` finds after a candidate of
@@ -766,7 +779,11 @@ impl MemoTable {
         if self.takes.len() >= MOVES_KEPT {
             self.takes.clear();
         }
-        self.takes.insert((moved.0, moved.1, k, id), fact);
+        let known = KnownTake {
+            fact,
+            buckets: KeyBuckets::default(),
+        };
+        self.takes.insert((moved.0, moved.1, k, id), known);
     }
 
     /// Whether the table holds the key with these parts under `hash`: the

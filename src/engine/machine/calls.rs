@@ -263,13 +263,15 @@ impl Machine {
             return None;
         }
         let moved = (tpl, of.plan);
-        let Some((res, whole)) = self.memo.take_fact(moved, of.k, cand) else {
+        let Some(known) = self.memo.take_fact(moved, of.k, cand) else {
             self.learn_take(at, tpl, tc, env, (moved, of.k, cand), pred);
             return None;
         };
-        let pix = self.ctx.pred_index(pred)?;
+        let ((res, whole), buckets) = (known.fact, &mut known.buckets);
         let ctx = &self.ctx;
-        let item = ctx.single_fact(pix, whole, |it| ctx.entries[it.entry as usize].res == res)?;
+        let item = ctx.single_fact_known(pred, whole, buckets, |it| {
+            ctx.entries[it.entry as usize].res == res
+        })?;
         self.fact_head(item)?;
         self.inferences += 1;
         self.known_takes += 1;
