@@ -566,10 +566,13 @@ pub struct MemoTable {
     /// ground atom, so the fact found once is the one to find whenever the
     /// ids hold (see `Machine::fast_take`).  Bounded by [`MOVES_KEPT`].
     takes: HashMap<(u32, u32, u32, u32), KnownTake, FastHash>,
-    /// The index keys of interned facts that moves assume, by id (see
-    /// `Machine::assume_clause`): the term decides them, so they are
-    /// computed once per term.  Counted in `terms_bytes`.
-    fact_keys: HashMap<u32, KnownFact, FastHash>,
+    /// The index keys of interned facts that moves assume, and the
+    /// buckets they joined (see `Machine::assume_clause`): the term decides
+    /// them, so they are computed once per term.  By term id, one more than
+    /// the place of the fact's record in `known_facts` (0 for none).
+    /// Counted in `terms_bytes`.
+    fact_slots: Vec<u32>,
+    known_facts: Vec<KnownFact>,
     /// Bytes the interned terms hold (estimated as for keys).
     terms_bytes: usize,
     /// How many times the interned terms were numbered afresh
@@ -640,7 +643,8 @@ impl MemoTable {
             by_key: HashMap::default(),
             moves: HashMap::default(),
             takes: HashMap::default(),
-            fact_keys: HashMap::default(),
+            fact_slots: Vec::new(),
+            known_facts: Vec::new(),
             terms_bytes: 0,
             numbering: 0,
             keys_base: 0,
@@ -688,7 +692,8 @@ impl MemoTable {
         self.by_key.clear();
         self.moves.clear();
         self.takes.clear();
-        self.fact_keys.clear();
+        self.fact_slots.clear();
+        self.known_facts.clear();
         self.terms_bytes = 0;
         self.numbering = self.numbering.wrapping_add(1);
     }
@@ -734,14 +739,24 @@ impl MemoTable {
     /// The keys of the fact of term `id`, when kept.
     #[inline]
     pub(crate) fn fact_keys(&self, id: u32) -> Option<FactKeys> {
-        self.fact_keys.get(&id).map(|k| k.keys)
+        self.fact_slot(id).map(|i| self.known_facts[i].keys)
     }
 
     /// The keys of the fact of term `id` and the buckets it joined, when
     /// kept.
     #[inline]
     pub(crate) fn known_fact(&mut self, id: u32) -> Option<&mut KnownFact> {
-        self.fact_keys.get_mut(&id)
+        let i = self.fact_slot(id)?;
+        Some(&mut self.known_facts[i])
+    }
+
+    /// Where the record of the fact of term `id` is in `known_facts`.
+    #[inline]
+    fn fact_slot(&self, id: u32) -> Option<usize> {
+        match self.fact_slots.get(id as usize) {
+            Some(&slot) if slot != 0 => Some(slot as usize - 1),
+            _ => None,
+        }
     }
 
     /// Keep the keys of the fact of term `id`.
@@ -750,9 +765,18 @@ impl MemoTable {
             keys,
             targets: Targets::default(),
         };
-        if self.fact_keys.insert(id, known).is_none() {
-            self.terms_bytes += std::mem::size_of::<KnownFact>() + MAP_ENTRY_BYTES;
+        if let Some(i) = self.fact_slot(id) {
+            self.known_facts[i] = known;
+            return;
         }
+        if self.fact_slots.len() <= id as usize {
+            let grown = id as usize + 1 - self.fact_slots.len();
+            self.terms_bytes += grown * std::mem::size_of::<u32>();
+            self.fact_slots.resize(id as usize + 1, 0);
+        }
+        self.known_facts.push(known);
+        self.fact_slots[id as usize] = self.known_facts.len() as u32;
+        self.terms_bytes += std::mem::size_of::<KnownFact>();
     }
 
     /// Forget the facts of every move (the templates they name change).
