@@ -163,8 +163,10 @@ impl Default for FirstAhead {
 }
 
 /// The lookup last made for a first call while a call passes over
-/// candidate clauses (in one context), with that call's keys.
-pub(super) type FirstSeen = Option<(crate::logic::lookahead::FirstCall, Cursor)>;
+/// candidate clauses (in one context): the clause whose first call it was
+/// for (template and alternative, whose [`FirstCall`](crate::logic::lookahead::FirstCall)
+/// has the lookup's keys), and the cursor found.
+pub(super) type FirstSeen = Option<(u32, u32, Cursor)>;
 
 /// Steps made at a call (reused from call to call): those computing the
 /// next goal's key from a candidate, with the places in the candidate they
@@ -427,11 +429,17 @@ impl Machine {
         };
         // Clauses passed over one after the other see the same context:
         // one lookup serves those whose first calls have the same keys.
-        let mut sub = match seen {
-            Some((k, c)) if k == fc => *c,
+        let same = |(tpl, alt): (u32, u32)| {
+            self.templates[tpl as usize].conjuncts[alt as usize][0]
+                .first
+                .as_ref()
+                .is_some_and(|k| k.pred == fc.pred && k.keys == fc.keys && k.sig == fc.sig)
+        };
+        let mut sub = match *seen {
+            Some((tpl, alt, c)) if same((tpl, alt)) => c,
             _ => {
                 let c = self.ctx.lookup(fc.pred, 8, || fc.keys, || fc.sig);
-                *seen = Some((*fc, c));
+                *seen = Some((tpl, item.alt, c));
                 c
             }
         };
