@@ -81,6 +81,7 @@ pub use super::tokens::{hash_tokens, tokens};
 pub(crate) use super::tokens::{written_is, written_tokens};
 use crate::engine::context::{KeyBuckets, Targets, ALT_DIGESTS};
 use crate::logic::keys::Keys;
+use crate::logic::move_plan::MAX_TAKES;
 use crate::term::cell::{Digest, FastHash, Hasher64};
 use crate::term::{Cell, Heap, SymId};
 
@@ -529,9 +530,20 @@ pub(crate) struct KnownFact {
     pub(crate) targets: Targets,
 }
 
-/// The most moves whose facts the table remembers ([`MemoTable::moves`]):
-/// when full, it starts afresh (about 7.5 MB: 56 bytes an entry and one
-/// of control, in a map of 131,072 slots by then).
+/// What is known of a move after a candidate of a given term (see
+/// [`MemoTable::moves`]): the facts it assumes, and what each of its takes
+/// finds.  The record names its move and term, so that a place kept for
+/// it is checked by reading it.
+#[derive(Copy, Clone, Debug)]
+struct MoveRecord {
+    key: (u32, u32, u32),
+    facts: Option<MoveFacts>,
+    takes: [Option<KnownTake>; MAX_TAKES],
+}
+
+/// The most moves whose facts and takes the table remembers
+/// ([`MemoTable::moves`]): when full, it starts afresh (about 17 MB:
+/// 216 bytes a record, and its place in a map of 131,072 slots by then).
 const MOVES_KEPT: usize = 1 << 16;
 
 /// The memo table and the interning of resource terms.
@@ -553,19 +565,20 @@ pub struct MemoTable {
     /// last seen with (see [`Machine::identify_fact`]): a hint, checked
     /// against the id's tokens before use.
     by_key: HashMap<u64, u32, FastHash>,
-    /// The ids (and summed hashes) of the facts a move assumes, by the
-    /// move (the template and look-ahead plan of its move plan) and the id
-    /// of the candidate's term: the candidate's term decides the facts, so
-    /// ids checked once against the facts' terms hold while the ids do
-    /// (see the memo look-ahead, and `Machine::move_assumed`, which
-    /// names the facts of a move by them).  Bounded by [`MOVES_KEPT`].
-    moves: HashMap<(u32, u32, u32), MoveFacts, FastHash>,
-    /// What each take of a move finds, by the move (template and plan),
-    /// the take's place among the move's takes and the id of the
-    /// candidate's term: the candidate's term decides the take's goal, a
-    /// ground atom, so the fact found once is the one to find whenever the
-    /// ids hold (see `Machine::fast_take`).  Bounded by [`MOVES_KEPT`].
-    takes: HashMap<(u32, u32, u32, u32), KnownTake, FastHash>,
+    /// What is known of each move after a candidate (see [`MoveRecord`]),
+    /// by the move (the template and look-ahead plan of its move plan) and
+    /// the id of the candidate's term: the ids (and summed hashes) of the
+    /// facts the move assumes, and the fact each take finds.  The
+    /// candidate's term decides both (the takes' goals are ground atoms
+    /// then), so ids checked once against the terms hold while the ids do
+    /// (see the memo look-ahead, `Machine::move_assumed`, which names the
+    /// facts of a move by them, and `Machine::fast_take`).  The records, in
+    /// `move_records`, by their key here; bounded by [`MOVES_KEPT`].
+    moves: HashMap<(u32, u32, u32), u32, FastHash>,
+    move_records: Vec<MoveRecord>,
+    /// The place in `move_records` of the record found last: the takes
+    /// and the assumption of one move ask for the same record in turn.
+    last_move: std::cell::Cell<u32>,
     /// The index keys of interned facts that moves assume, and the
     /// buckets they joined (see `Machine::assume_clause`): the term decides
     /// them, so they are computed once per term.  By term id, one more than
@@ -642,7 +655,8 @@ impl MemoTable {
             term_list: Vec::new(),
             by_key: HashMap::default(),
             moves: HashMap::default(),
-            takes: HashMap::default(),
+            move_records: Vec::new(),
+            last_move: std::cell::Cell::new(0),
             fact_slots: Vec::new(),
             known_facts: Vec::new(),
             terms_bytes: 0,
@@ -690,8 +704,7 @@ impl MemoTable {
         self.terms.clear();
         self.term_list.clear();
         self.by_key.clear();
-        self.moves.clear();
-        self.takes.clear();
+        self.forget_moves();
         self.fact_slots.clear();
         self.known_facts.clear();
         self.terms_bytes = 0;
@@ -724,16 +737,51 @@ impl MemoTable {
         moved: (u32, u32),
         id: u32,
     ) -> Option<([u32; MAX_MOVE_FACTS], u64)> {
-        self.moves.get(&(moved.0, moved.1, id)).copied()
+        self.move_record(moved, id)
+            .and_then(|r| self.move_records[r].facts)
+    }
+
+    /// The place of the record of move `moved` after a candidate of term
+    /// `id` in `move_records`, when there is one.
+    #[inline]
+    fn move_record(&self, (tpl, plan): (u32, u32), id: u32) -> Option<usize> {
+        let key = (tpl, plan, id);
+        let last = self.last_move.get() as usize;
+        if self.move_records.get(last).is_some_and(|r| r.key == key) {
+            return Some(last);
+        }
+        let at = *self.moves.get(&key)?;
+        self.last_move.set(at);
+        Some(at as usize)
+    }
+
+    /// The record of move `moved` after a candidate of term `id`, made
+    /// (empty) when there is none.
+    fn move_record_mut(&mut self, (tpl, plan): (u32, u32), id: u32) -> &mut MoveRecord {
+        let at = match self.move_record((tpl, plan), id) {
+            Some(at) => at,
+            None => {
+                if self.move_records.len() >= MOVES_KEPT {
+                    self.forget_moves();
+                }
+                let at = self.move_records.len();
+                let key = (tpl, plan, id);
+                self.move_records.push(MoveRecord {
+                    key,
+                    facts: None,
+                    takes: [None; MAX_TAKES],
+                });
+                self.moves.insert(key, at as u32);
+                at
+            }
+        };
+        &mut self.move_records[at]
     }
 
     /// Remember the facts move `moved` assumes from a candidate of term `id`
     /// (checked against their terms).
     pub(crate) fn learn_move_facts(&mut self, moved: (u32, u32), id: u32, facts: MoveFacts) {
-        if self.moves.len() >= MOVES_KEPT {
-            self.moves.clear();
-        }
-        self.moves.insert((moved.0, moved.1, id), facts);
+        self.move_record_mut(moved, id).facts = Some(facts);
     }
 
     /// The keys of the fact of term `id`, when kept.
@@ -779,10 +827,11 @@ impl MemoTable {
         self.terms_bytes += std::mem::size_of::<KnownFact>();
     }
 
-    /// Forget the facts of every move (the templates they name change).
+    /// Forget the facts and takes of every move (the templates they name
+    /// change).
     pub(crate) fn forget_moves(&mut self) {
         self.moves.clear();
-        self.takes.clear();
+        self.move_records.clear();
     }
 
     /// What take `k` of move `moved` (template, plan) finds after a
@@ -794,20 +843,20 @@ impl MemoTable {
         k: u32,
         id: u32,
     ) -> Option<&mut KnownTake> {
-        self.takes.get_mut(&(moved.0, moved.1, k, id))
+        let at = self.move_record(moved, id)?;
+        self.move_records[at].takes.get_mut(k as usize)?.as_mut()
     }
 
     /// Remember what take `k` of move `moved` finds after a candidate of
     /// term `id` (checked by unifying the take's goal with the fact).
     pub(crate) fn learn_take_fact(&mut self, moved: (u32, u32), k: u32, id: u32, fact: TakeFact) {
-        if self.takes.len() >= MOVES_KEPT {
-            self.takes.clear();
-        }
         let known = KnownTake {
             fact,
             buckets: KeyBuckets::default(),
         };
-        self.takes.insert((moved.0, moved.1, k, id), known);
+        if let Some(take) = self.move_record_mut(moved, id).takes.get_mut(k as usize) {
+            *take = Some(known);
+        }
     }
 
     /// Whether the table holds the key with these parts under `hash`: the
