@@ -154,7 +154,10 @@ pub struct Entry {
     pub ground: u32,
     /// Whether that clause is a fact: one alternative, no body, so its
     /// head is the term at `ground` (a match or the look-ahead need not
-    /// read its template).
+    /// read its template).  For a clause on the heap, whether it is one
+    /// alternative with a ground head and no body (set when it is
+    /// assumed, so that asking costs no read of its alternative; false
+    /// tells nothing).
     pub fact: bool,
 }
 

@@ -462,7 +462,7 @@ impl Machine {
             let i = m.trailing_zeros();
             m &= m - 1;
             let it = items[i as usize];
-            if self.fact_head(it).is_some() && !kept.contains(&self.term_id(it.entry)) {
+            if self.is_fact(it) && !kept.contains(&self.term_id(it.entry)) {
                 drop |= 1 << i;
             }
         }
@@ -485,7 +485,7 @@ impl Machine {
                     let i = m.trailing_zeros();
                     m &= m - 1;
                     let it = items[i as usize];
-                    if self.fact_head(it).is_some() {
+                    if self.is_fact(it) {
                         kept.push(self.term_id(it.entry));
                     }
                 }

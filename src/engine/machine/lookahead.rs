@@ -516,7 +516,7 @@ impl Machine {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            if self.fact_head(items[i as usize]).is_some() {
+            if self.is_fact(items[i as usize]) {
                 return true;
             }
         }
@@ -904,6 +904,13 @@ impl Machine {
     #[inline(always)]
     pub(super) fn fact_head(&self, item: Item) -> Option<Cell> {
         self.fact_of(item).map(|(head, _)| head)
+    }
+
+    /// Whether [`Self::fact_head`] has a head for `item`, reading the
+    /// entry alone when it says so.
+    #[inline(always)]
+    pub(super) fn is_fact(&self, item: Item) -> bool {
+        self.ctx.entries[item.entry as usize].fact || self.fact_head(item).is_some()
     }
 
     /// [`Self::fact_head`], with the digests of the fact's first arguments

@@ -683,6 +683,10 @@ impl Machine {
             }
             self.ctx.index(&mut self.store.trail, e, k, pred, &keys);
         }
+        if n == 1 {
+            let alt = &self.ctx.heap_alts[start as usize];
+            self.ctx.entries[e as usize].fact = alt.ground && alt.nbody == 0;
+        }
         if self.ctx.memo.on {
             match id {
                 Some(id) => self.identify_known(e, clause, fact_key, id),
@@ -738,6 +742,7 @@ impl Machine {
             },
             node,
         );
+        ctx.entries[e as usize].fact = ground;
         ctx.index_known(&mut store.trail, e, pred, &keys, &mut known.targets);
         self.identify_known(e, clause, keys.whole, id);
         true
