@@ -480,3 +480,63 @@ fn the_takes_of_moves_are_made_alike_from_known_facts() {
         on.machine.known_takes
     );
 }
+
+/// A walk whose every step is a move over new terms: each step consumes
+/// `c X` and `d X` and assumes `c (s X)` and `d (s X)`.  No position
+/// recurs, so the look-ahead's record would stop itself; `MEMO step` keeps
+/// the sums that name moves' facts (no `step` call fails, so the table
+/// stays empty).  `again` walks four times, the last time after assuming
+/// `extra k`, whose keys take the bucket numbers the walk's keys had
+/// before.  The program's `big` facts (added by the test) make more
+/// index buckets than backtracking keeps (8,192), so that coming back
+/// from a walk forgets the keys the walk made.
+const WALK: &str = "
+MODULE walk.
+MEMO step.
+LINEAR c z.
+LINEAR d z.
+step z :- erase.
+step (s N) :- c X , d X , ((c (s X) , d (s X)) -o step N).
+again N :- (step N , fail ; true) , (step N , fail ; true) , (step N , fail ; true) ,
+  (extra k -o step N).
+";
+
+#[test]
+fn moves_over_forgotten_keys_find_their_buckets_again() {
+    // The first walk learns each move's facts and take; the second takes
+    // from what it learnt and keeps the buckets it scans, and keeps the
+    // facts' keys; the third assumes the facts from those keys and keeps
+    // the buckets they join; the last meets both after backtracking
+    // forgot those buckets and other keys took their numbers, and finds
+    // them again.  Debug builds check every kept bucket against a lookup.
+    let mut program = WALK.to_string();
+    for k in 0..2100 {
+        program.push_str(&format!("big k{k}.\n"));
+    }
+    let load = move |s: &mut Session| {
+        if let Err(e) = s.load_str("walk", &program) {
+            panic!("the walk did not load: {e:?}");
+        }
+    };
+    let walk = format!("again {}", nat(40));
+    let (mut s, cap) = loaded(true, &load);
+    assert!(
+        s.machine.ctx.bucket_count() > 8192,
+        "{}",
+        s.machine.ctx.bucket_count()
+    );
+    let (answers, _, _) = run(&mut s, &cap, &walk, usize::MAX);
+    assert_eq!(answers, vec!["yes".to_string()]);
+    // The last three walks take from known facts.
+    assert!(s.machine.known_takes >= 3 * 40, "{}", s.machine.known_takes);
+    // The same walks with moves made the usual way (a depth limit turns
+    // the known takes off) answer the same.
+    let (mut plain, cap) = session_with(Options {
+        max_depth: Some(1_000_000),
+        ..Options::default()
+    });
+    load(&mut plain);
+    let (answers, _, _) = run(&mut plain, &cap, &walk, usize::MAX);
+    assert_eq!(answers, vec!["yes".to_string()]);
+    assert_eq!(plain.machine.known_takes, 0);
+}
